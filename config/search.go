@@ -1,0 +1,301 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Search configures the search engine.
+type Search struct {
+	// Providers is the fallback chain, in order. When empty, webgate uses
+	// every provider that has credentials (API keys from the providers
+	// section or the environment) in the order brave, tavily, exa, serper,
+	// serpapi, google, jina, searxng, followed by the keyless duckduckgo.
+	Providers []string `yaml:"providers"`
+	// MaxResults is the number of results returned when a request does not
+	// say. The default is 10 and the maximum 50.
+	MaxResults int `yaml:"max_results"`
+	// Mode is "fallback" (the default: ask providers in order until one
+	// answers) or "fanout" (ask the first FanOut providers at once and merge
+	// their rankings with reciprocal-rank fusion).
+	Mode string `yaml:"mode"`
+	// FanOut is how many providers from the chain a fan-out query asks at
+	// once. The default is 3.
+	FanOut int `yaml:"fanout"`
+	// Timeout is the deadline for a whole search request across retries and
+	// fallbacks. The default is 15s.
+	Timeout time.Duration `yaml:"timeout"`
+	// Hedge, when positive, starts the next provider in the chain if the
+	// current one has not answered after this long, and takes the first good
+	// answer. Zero (the default) disables hedging.
+	Hedge time.Duration `yaml:"hedge"`
+	// Retries is how many times one provider is retried on a rate limit or a
+	// transient failure before falling back. The default is 1; set -1 for
+	// none.
+	Retries int `yaml:"retries"`
+	// RetryBackoff is the first retry's wait, doubled each time with jitter;
+	// a provider's Retry-After overrides it when shorter than the deadline.
+	// The default is 200ms.
+	RetryBackoff time.Duration `yaml:"retry_backoff"`
+	// CacheTTL is how long a result set is reused for an identical query.
+	// The default is 10m; set -1s to disable the cache.
+	CacheTTL time.Duration `yaml:"cache_ttl"`
+	// CacheSize is the maximum number of cached result sets. The default is
+	// 10000.
+	CacheSize int `yaml:"cache_size"`
+	// Breaker configures the per-provider circuit breaker.
+	Breaker Breaker `yaml:"breaker"`
+}
+
+// Breaker configures a per-provider circuit breaker.
+type Breaker struct {
+	// Failures is how many consecutive failures open the breaker. The
+	// default is 5.
+	Failures int `yaml:"failures"`
+	// Cooldown is how long an open breaker skips its provider before letting
+	// one trial request through. The default is 30s.
+	Cooldown time.Duration `yaml:"cooldown"`
+}
+
+func (s *Search) applyDefaults() {
+	if s.MaxResults == 0 {
+		s.MaxResults = 10
+	}
+	if s.Mode == "" {
+		s.Mode = "fallback"
+	}
+	if s.FanOut == 0 {
+		s.FanOut = 3
+	}
+	if s.Timeout == 0 {
+		s.Timeout = 15 * time.Second
+	}
+	if s.Retries == 0 {
+		s.Retries = 1
+	} else if s.Retries < 0 {
+		s.Retries = 0
+	}
+	if s.RetryBackoff == 0 {
+		s.RetryBackoff = 200 * time.Millisecond
+	}
+	if s.CacheTTL == 0 {
+		s.CacheTTL = 10 * time.Minute
+	}
+	if s.CacheSize == 0 {
+		s.CacheSize = 10000
+	}
+	if s.Breaker.Failures == 0 {
+		s.Breaker.Failures = 5
+	}
+	if s.Breaker.Cooldown == 0 {
+		s.Breaker.Cooldown = 30 * time.Second
+	}
+}
+
+func (s *Search) validate(p *Providers) []error {
+	var errs []error
+	if s.MaxResults < 1 || s.MaxResults > 50 {
+		errs = append(errs, fmt.Errorf("search.max_results: %d must be between 1 and 50", s.MaxResults))
+	}
+	if s.Mode != "fallback" && s.Mode != "fanout" {
+		errs = append(errs, fmt.Errorf("search.mode: %q must be fallback or fanout", s.Mode))
+	}
+	if s.FanOut < 1 {
+		errs = append(errs, fmt.Errorf("search.fanout: %d must be at least 1", s.FanOut))
+	}
+	if s.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("search.timeout: %s must be positive", s.Timeout))
+	}
+	if s.Hedge < 0 {
+		errs = append(errs, fmt.Errorf("search.hedge: %s must not be negative", s.Hedge))
+	}
+	if s.CacheSize < 0 {
+		errs = append(errs, fmt.Errorf("search.cache_size: %d must not be negative", s.CacheSize))
+	}
+	if s.Breaker.Failures < 1 {
+		errs = append(errs, fmt.Errorf("search.breaker.failures: %d must be at least 1", s.Breaker.Failures))
+	}
+	if len(s.Providers) == 0 {
+		errs = append(errs, fmt.Errorf("search.providers: the chain is empty"))
+	}
+	seen := map[string]bool{}
+	for i, name := range s.Providers {
+		key := fmt.Sprintf("search.providers[%d]", i)
+		if !slices.Contains(ProviderNames, name) {
+			errs = append(errs, fmt.Errorf("%s: unknown provider %q (known: %s)", key, name, strings.Join(ProviderNames, ", ")))
+			continue
+		}
+		if seen[name] {
+			errs = append(errs, fmt.Errorf("%s: provider %q is listed twice", key, name))
+		}
+		seen[name] = true
+		if missing := p.ByName(name).missing(name); missing != "" {
+			errs = append(errs, fmt.Errorf("%s: provider %q needs %s", key, name, missing))
+		}
+	}
+	return errs
+}
+
+// ProviderNames lists every known provider, in the order used for the
+// default chain (keyed providers first, keyless DuckDuckGo last).
+var ProviderNames = []string{"brave", "tavily", "exa", "serper", "serpapi", "google", "jina", "searxng", "duckduckgo"}
+
+// Provider holds one search provider's settings. Every provider accepts
+// BaseURL, which points it at a self-hosted instance, a proxy or a test
+// server.
+type Provider struct {
+	// APIKey is the provider's secret. It is usually better to leave it out
+	// of the file and set the provider's environment variable (e.g.
+	// BRAVE_API_KEY), or to write ${BRAVE_API_KEY}.
+	APIKey string `yaml:"api_key"`
+	// BaseURL replaces the provider's public API endpoint.
+	BaseURL string `yaml:"base_url"`
+	// CX is the Programmable Search Engine ID; only the google provider
+	// uses it (env GOOGLE_CSE_ID).
+	CX string `yaml:"cx"`
+	// RPS limits requests per second to this provider with a token bucket.
+	// Zero means the provider's built-in default (1 for duckduckgo,
+	// unlimited for the others).
+	RPS float64 `yaml:"rps"`
+	// Burst is the token bucket size. The default is 1 when RPS is set.
+	Burst int `yaml:"burst"`
+	// Timeout bounds one HTTP request to the provider. The default is 10s.
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// Providers holds the settings of every provider by name.
+type Providers struct {
+	Brave      Provider `yaml:"brave"`
+	Tavily     Provider `yaml:"tavily"`
+	Exa        Provider `yaml:"exa"`
+	Serper     Provider `yaml:"serper"`
+	SerpAPI    Provider `yaml:"serpapi"`
+	Google     Provider `yaml:"google"`
+	Jina       Provider `yaml:"jina"`
+	SearXNG    Provider `yaml:"searxng"`
+	DuckDuckGo Provider `yaml:"duckduckgo"`
+}
+
+// ByName returns the settings for a provider name, or nil if unknown.
+func (p *Providers) ByName(name string) *Provider {
+	switch name {
+	case "brave":
+		return &p.Brave
+	case "tavily":
+		return &p.Tavily
+	case "exa":
+		return &p.Exa
+	case "serper":
+		return &p.Serper
+	case "serpapi":
+		return &p.SerpAPI
+	case "google":
+		return &p.Google
+	case "jina":
+		return &p.Jina
+	case "searxng":
+		return &p.SearXNG
+	case "duckduckgo":
+		return &p.DuckDuckGo
+	}
+	return nil
+}
+
+// missing names what a provider still needs before it can be used, or "".
+func (p *Provider) missing(name string) string {
+	if p == nil {
+		return "configuration"
+	}
+	switch name {
+	case "duckduckgo":
+		return ""
+	case "searxng":
+		if p.BaseURL == "" {
+			return "providers.searxng.base_url (or SEARXNG_URL)"
+		}
+		return ""
+	case "google":
+		switch {
+		case p.APIKey == "" && p.CX == "":
+			return "providers.google.api_key and providers.google.cx (or GOOGLE_API_KEY and GOOGLE_CSE_ID)"
+		case p.APIKey == "":
+			return "providers.google.api_key (or GOOGLE_API_KEY)"
+		case p.CX == "":
+			return "providers.google.cx (or GOOGLE_CSE_ID)"
+		}
+		return ""
+	}
+	if p.APIKey == "" {
+		return fmt.Sprintf("providers.%s.api_key (or %s)", name, apiKeyEnv[name])
+	}
+	return ""
+}
+
+// Configured reports whether the named provider has what it needs to run.
+func (p *Providers) Configured(name string) bool {
+	return p.ByName(name) != nil && p.ByName(name).missing(name) == ""
+}
+
+// apiKeyEnv maps providers to the environment variable holding their key.
+var apiKeyEnv = map[string]string{
+	"brave":   "BRAVE_API_KEY",
+	"tavily":  "TAVILY_API_KEY",
+	"exa":     "EXA_API_KEY",
+	"serper":  "SERPER_API_KEY",
+	"serpapi": "SERPAPI_API_KEY",
+	"google":  "GOOGLE_API_KEY",
+	"jina":    "JINA_API_KEY",
+}
+
+// applyEnv fills secrets from the environment where the file left them
+// empty. The file wins so that one host can serve several configurations.
+func (p *Providers) applyEnv(lookup func(string) (string, bool)) {
+	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
+	for name, env := range apiKeyEnv {
+		if pr := p.ByName(name); pr.APIKey == "" {
+			pr.APIKey = get(env)
+		}
+	}
+	if p.Google.CX == "" {
+		p.Google.CX = get("GOOGLE_CSE_ID")
+	}
+	if p.SearXNG.BaseURL == "" {
+		p.SearXNG.BaseURL = get("SEARXNG_URL")
+	}
+}
+
+func (p *Providers) defaultChain() []string {
+	var chain []string
+	for _, name := range ProviderNames {
+		if p.Configured(name) {
+			chain = append(chain, name)
+		}
+	}
+	return chain
+}
+
+func (p *Providers) validate() []error {
+	var errs []error
+	for _, name := range ProviderNames {
+		pr := p.ByName(name)
+		if pr.BaseURL != "" {
+			u, err := url.Parse(pr.BaseURL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				errs = append(errs, fmt.Errorf("providers.%s.base_url: %q must be an absolute http(s) URL", name, pr.BaseURL))
+			}
+		}
+		if pr.RPS < 0 {
+			errs = append(errs, fmt.Errorf("providers.%s.rps: %g must not be negative", name, pr.RPS))
+		}
+		if pr.Burst < 0 {
+			errs = append(errs, fmt.Errorf("providers.%s.burst: %d must not be negative", name, pr.Burst))
+		}
+		if pr.Timeout < 0 {
+			errs = append(errs, fmt.Errorf("providers.%s.timeout: %s must not be negative", name, pr.Timeout))
+		}
+	}
+	return errs
+}
