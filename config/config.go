@@ -64,24 +64,38 @@ func Default() *Config {
 	return c
 }
 
-// Load reads the file at path, or the file named by $WEBGATE_CONFIG when
-// path is empty, or returns Default when neither is set. Environment
-// variables for secrets are applied on top and the result is validated.
-func Load(path string) (*Config, error) {
+// Load returns the configuration for a process: the file at path, else the
+// file named by $WEBGATE_CONFIG, else the defaults. Secrets are taken from
+// the environment through lookup (os.LookupEnv in production).
+func Load(path string, lookup func(string) (string, bool)) (*Config, error) {
 	if path == "" {
-		path = os.Getenv(EnvConfig)
+		path, _ = lookup(EnvConfig)
 	}
 	if path == "" {
-		c := Default()
-		c.applyEnv(os.LookupEnv)
-		return c, c.Validate()
+		return FromEnv(lookup)
 	}
+	return LoadFile(path, lookup)
+}
+
+// FromEnv returns the zero-config configuration: defaults plus secrets from
+// the environment, validated.
+func FromEnv(lookup func(string) (string, bool)) (*Config, error) {
+	c := Default()
+	c.applyEnv(lookup)
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// LoadFile reads and parses the YAML file at path.
+func LoadFile(path string, lookup func(string) (string, bool)) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	defer f.Close()
-	c, err := Parse(io.LimitReader(f, 4<<20), os.LookupEnv)
+	c, err := Parse(io.LimitReader(f, 4<<20), lookup)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}

@@ -239,6 +239,12 @@ func (p *Providers) Configured(name string) bool {
 	return p.ByName(name) != nil && p.ByName(name).missing(name) == ""
 }
 
+// Missing describes the settings the named provider still needs, or "" if
+// it is ready.
+func (p *Providers) Missing(name string) string {
+	return p.ByName(name).missing(name)
+}
+
 // apiKeyEnv maps providers to the environment variable holding their key.
 var apiKeyEnv = map[string]string{
 	"brave":   "BRAVE_API_KEY",

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/webgate/webgate/search"
+	"github.com/webgate/webgate/service"
+)
+
+type searchCmd struct {
+	Query      []string `arg:"" help:"The search query (several words are joined)." name:"query"`
+	N          int      `short:"n" help:"Number of results (default: search.max_results, 10)." placeholder:"N"`
+	Provider   string   `help:"Ask only this provider instead of the fallback chain." placeholder:"NAME"`
+	Allow      []string `help:"Only results from this domain or path prefix (repeatable)." placeholder:"DOMAIN"`
+	Block      []string `help:"Never results from this domain or path prefix (repeatable)." placeholder:"DOMAIN"`
+	Country    string   `help:"Two-letter country code to localise results, e.g. US." placeholder:"CC"`
+	Language   string   `help:"Language of results, e.g. en or pt-BR." placeholder:"LANG"`
+	Freshness  string   `help:"Only recent results: day, week, month or year." enum:",day,week,month,year" default:""`
+	SafeSearch string   `help:"Adult-content filter: off, moderate or strict." enum:",off,moderate,strict" default:"" name:"safe-search"`
+	JSON       bool     `help:"Print JSON instead of Markdown." name:"json"`
+}
+
+func (c *searchCmd) Run(r *runtime) error {
+	cfg, err := r.Config()
+	if err != nil {
+		return err
+	}
+	svc, err := service.New(cfg, r.Logger())
+	if err != nil {
+		return err
+	}
+	q := search.Query{
+		Text:           strings.Join(c.Query, " "),
+		MaxResults:     c.N,
+		AllowedDomains: c.Allow,
+		BlockedDomains: c.Block,
+		Location:       search.Location{Country: strings.ToUpper(c.Country)},
+		Language:       c.Language,
+		Freshness:      search.Freshness(c.Freshness),
+		SafeSearch:     search.SafeSearch(c.SafeSearch),
+		Provider:       c.Provider,
+	}
+	if c.N < 0 || c.N > 50 {
+		return &exitError{code: 2, err: fmt.Errorf("-n %d: must be between 1 and 50", c.N)}
+	}
+	resp, err := svc.Search.Search(r.Ctx, q)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(r.IO.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(resp.JSON())
+	}
+	return writeMarkdown(r.IO.Stdout, resp)
+}
+
+// writeMarkdown prints results as a numbered Markdown list: title, URL,
+// date and snippet, the way a person (or a model) reads them best.
+func writeMarkdown(w io.Writer, resp *search.Response) error {
+	if len(resp.Results) == 0 {
+		_, err := fmt.Fprintf(w, "No results for %q (provider: %s).\n", resp.Query.Text, resp.Provider)
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Results for %q (%s)\n\n", resp.Query.Text, resp.Provider)
+	for i, res := range resp.Results {
+		fmt.Fprintf(&b, "%d. **%s**\n   %s\n", i+1, oneLineText(res.Title), res.URL)
+		if p := res.PublishedString(); p != "" {
+			fmt.Fprintf(&b, "   Published: %s\n", p)
+		}
+		if s := oneLineText(res.Snippet); s != "" {
+			fmt.Fprintf(&b, "   %s\n", s)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func oneLineText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

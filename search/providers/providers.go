@@ -1,0 +1,45 @@
+// Package providers builds search.Provider values from configuration. It is
+// the one place that knows every provider package, so adding a provider
+// means adding a package under search/ and one line to the registry here.
+package providers
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/search"
+)
+
+// Factory constructs a provider from its settings. hc is the shared HTTP
+// client; factories must not modify it.
+type Factory func(cfg config.Provider, hc *http.Client) (search.Provider, error)
+
+// registry maps configuration names to factories.
+var registry = map[string]Factory{}
+
+// New builds the named provider.
+func New(name string, cfg config.Provider, hc *http.Client) (search.Provider, error) {
+	f, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("provider %q: not known", name)
+	}
+	p, err := f(cfg, hc)
+	if err != nil {
+		return nil, fmt.Errorf("provider %q: %w", name, err)
+	}
+	return p, nil
+}
+
+// Chain builds the providers of cfg.Search.Providers, in order.
+func Chain(cfg *config.Config, hc *http.Client) ([]search.Provider, error) {
+	chain := make([]search.Provider, 0, len(cfg.Search.Providers))
+	for _, name := range cfg.Search.Providers {
+		p, err := New(name, *cfg.Providers.ByName(name), hc)
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, p)
+	}
+	return chain, nil
+}

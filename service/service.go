@@ -1,0 +1,83 @@
+// Package service wires configuration into the running parts of webgate:
+// the search engine with its providers, cache and limits, and the fetcher.
+// Every surface (CLI, MCP, HTTP API, Anthropic proxy) is built on a Service.
+package service
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/webgate/webgate/cache"
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/search"
+	"github.com/webgate/webgate/search/providers"
+)
+
+// Service holds the configured engines.
+type Service struct {
+	Config *config.Config
+	Log    *slog.Logger
+	// Search is the search engine over the configured provider chain.
+	Search *search.Engine
+	// Providers is the chain, in order (also reachable through Search).
+	Providers []search.Provider
+}
+
+// New builds a Service from cfg. log may be nil.
+func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	hc := providerClient()
+	chain, err := providers.Chain(cfg, hc)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{Config: cfg, Log: log, Providers: chain}
+	sc := cfg.Search
+	var c cache.Cache[*search.Response]
+	if sc.CacheTTL > 0 && sc.CacheSize > 0 {
+		c = cache.NewLocal[*search.Response](sc.CacheSize)
+	}
+	s.Search, err = search.NewEngine(search.Options{
+		Providers:       chain,
+		Mode:            search.Mode(sc.Mode),
+		FanOut:          sc.FanOut,
+		MaxResults:      sc.MaxResults,
+		Timeout:         sc.Timeout,
+		Hedge:           sc.Hedge,
+		Retries:         sc.Retries,
+		RetryBackoff:    sc.RetryBackoff,
+		Cache:           c,
+		CacheTTL:        sc.CacheTTL,
+		BreakerFailures: sc.Breaker.Failures,
+		BreakerCooldown: sc.Breaker.Cooldown,
+		Logger:          log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search engine: %w", err)
+	}
+	return s, nil
+}
+
+// providerClient is the HTTP client shared by search providers. Provider
+// endpoints are fixed, operator-chosen URLs (never model input), so it does
+// not need the SSRF guard the page fetcher has; it does need bounded
+// timeouts at every stage.
+func providerClient() *http.Client {
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ResponseHeaderTimeout: 15 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
+}
