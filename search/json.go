@@ -12,9 +12,9 @@ type JSONResponse struct {
 
 // JSONResult is one result in JSONResponse.
 type JSONResult struct {
-	Title    string `json:"title"`
-	URL      string `json:"url"`
-	Snippet  string `json:"snippet"`
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Snippet string `json:"snippet"`
 	// Published is an RFC 3339 time when known, else the provider's own
 	// age string, else empty.
 	Published string `json:"published,omitempty"`
