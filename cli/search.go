@@ -12,18 +12,21 @@ import (
 
 type searchCmd struct {
 	Query      []string `arg:"" help:"The search query (several words are joined)." name:"query"`
-	N          int      `short:"n" help:"Number of results (default: search.max_results, 10)." placeholder:"N"`
+	Count      int      `short:"n" name:"count" help:"Number of results, 1-50 (default: search.max_results, 10)." placeholder:"N"`
 	Provider   string   `help:"Ask only this provider instead of the fallback chain." placeholder:"NAME"`
 	Allow      []string `help:"Only results from this domain or path prefix (repeatable)." placeholder:"DOMAIN"`
 	Block      []string `help:"Never results from this domain or path prefix (repeatable)." placeholder:"DOMAIN"`
 	Country    string   `help:"Two-letter country code to localise results, e.g. US." placeholder:"CC"`
 	Language   string   `help:"Language of results, e.g. en or pt-BR." placeholder:"LANG"`
-	Freshness  string   `help:"Only recent results: day, week, month or year." enum:",day,week,month,year" default:""`
-	SafeSearch string   `help:"Adult-content filter: off, moderate or strict." enum:",off,moderate,strict" default:"" name:"safe-search"`
+	Freshness  string   `help:"Only recent results: any, day, week, month or year." enum:"any,day,week,month,year" default:"any"`
+	SafeSearch string   `help:"Adult-content filter: default, off, moderate or strict." enum:"default,off,moderate,strict" default:"default" name:"safe-search"`
 	JSON       bool     `help:"Print JSON instead of Markdown." name:"json"`
 }
 
 func (c *searchCmd) Run(r *runtime) error {
+	if c.Count < 0 || c.Count > 50 {
+		return &exitError{code: 2, err: fmt.Errorf("--count (-n) %d: must be between 1 and 50", c.Count)}
+	}
 	cfg, err := r.Config()
 	if err != nil {
 		return err
@@ -34,17 +37,14 @@ func (c *searchCmd) Run(r *runtime) error {
 	}
 	q := search.Query{
 		Text:           strings.Join(c.Query, " "),
-		MaxResults:     c.N,
+		MaxResults:     c.Count,
 		AllowedDomains: c.Allow,
 		BlockedDomains: c.Block,
 		Location:       search.Location{Country: strings.ToUpper(c.Country)},
 		Language:       c.Language,
-		Freshness:      search.Freshness(c.Freshness),
-		SafeSearch:     search.SafeSearch(c.SafeSearch),
+		Freshness:      search.Freshness(strings.TrimPrefix(c.Freshness, "any")),
+		SafeSearch:     search.SafeSearch(strings.TrimPrefix(c.SafeSearch, "default")),
 		Provider:       c.Provider,
-	}
-	if c.N < 0 || c.N > 50 {
-		return &exitError{code: 2, err: fmt.Errorf("-n %d: must be between 1 and 50", c.N)}
 	}
 	resp, err := svc.Search.Search(r.Ctx, q)
 	if err != nil {
