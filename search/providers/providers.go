@@ -9,6 +9,15 @@ import (
 
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/search"
+	"github.com/webgate/webgate/search/brave"
+	"github.com/webgate/webgate/search/duckduckgo"
+	"github.com/webgate/webgate/search/exa"
+	"github.com/webgate/webgate/search/google"
+	"github.com/webgate/webgate/search/jina"
+	"github.com/webgate/webgate/search/searxng"
+	"github.com/webgate/webgate/search/serpapi"
+	"github.com/webgate/webgate/search/serper"
+	"github.com/webgate/webgate/search/tavily"
 )
 
 // Factory constructs a provider from its settings. hc is the shared HTTP
@@ -16,7 +25,30 @@ import (
 type Factory func(cfg config.Provider, hc *http.Client) (search.Provider, error)
 
 // registry maps configuration names to factories.
-var registry = map[string]Factory{}
+var registry = map[string]Factory{
+	brave.Name:      adapt(brave.New),
+	tavily.Name:     adapt(tavily.New),
+	exa.Name:        adapt(exa.New),
+	serper.Name:     adapt(serper.New),
+	serpapi.Name:    adapt(serpapi.New),
+	google.Name:     adapt(google.New),
+	jina.Name:       adapt(jina.New),
+	searxng.Name:    adapt(searxng.New),
+	duckduckgo.Name: adapt(duckduckgo.New),
+}
+
+// adapt turns a concrete constructor into a Factory. It exists so that a
+// failed constructor yields a nil interface rather than an interface
+// holding a nil *P.
+func adapt[P search.Provider](newP func(config.Provider, *http.Client) (P, error)) Factory {
+	return func(cfg config.Provider, hc *http.Client) (search.Provider, error) {
+		p, err := newP(cfg, hc)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+}
 
 // New builds the named provider.
 func New(name string, cfg config.Provider, hc *http.Client) (search.Provider, error) {
