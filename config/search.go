@@ -19,8 +19,10 @@ type Search struct {
 	// say. The default is 10 and the maximum 50.
 	MaxResults int `yaml:"max_results"`
 	// Mode is "fallback" (the default: ask providers in order until one
-	// answers) or "fanout" (ask the first FanOut providers at once and merge
-	// their rankings with reciprocal-rank fusion).
+	// answers) or "fanout" (ask the first FanOut providers whose circuit
+	// breakers are closed at once and merge their rankings with
+	// reciprocal-rank fusion; if all of them fail, the rest of the chain is
+	// tried in order).
 	Mode string `yaml:"mode"`
 	// FanOut is how many providers from the chain a fan-out query asks at
 	// once. The default is 3.
@@ -36,9 +38,11 @@ type Search struct {
 	// transient failure before falling back. The default is 1; set -1 for
 	// none.
 	Retries int `yaml:"retries"`
-	// RetryBackoff is the first retry's wait, doubled each time with jitter;
-	// a provider's Retry-After overrides it when shorter than the deadline.
-	// The default is 200ms.
+	// RetryBackoff is the first retry's wait, doubled for each further retry
+	// and scaled by a random factor between 0.5 and 1. A provider's
+	// Retry-After replaces it. When the wait would not end before the
+	// request's deadline, the engine does not wait at all and falls back to
+	// the next provider. The default is 200ms.
 	RetryBackoff time.Duration `yaml:"retry_backoff"`
 	// CacheTTL is how long a result set is reused for an identical query.
 	// The default is 10m; set -1s to disable the cache.
@@ -53,7 +57,9 @@ type Search struct {
 // Breaker configures a per-provider circuit breaker.
 type Breaker struct {
 	// Failures is how many consecutive failures open the breaker. The
-	// default is 5.
+	// default is 5. Authentication, quota and "blocked" errors open it at
+	// once, a rate limit with Retry-After opens it for that long, and
+	// invalid queries never count.
 	Failures int `yaml:"failures"`
 	// Cooldown is how long an open breaker skips its provider before letting
 	// one trial request through. The default is 30s.
@@ -156,14 +162,40 @@ type Provider struct {
 	// CX is the Programmable Search Engine ID; only the google provider
 	// uses it (env GOOGLE_CSE_ID).
 	CX string `yaml:"cx"`
-	// RPS limits requests per second to this provider with a token bucket.
-	// Zero means the provider's built-in default (1 for duckduckgo,
-	// unlimited for the others).
+	// RPS limits requests per second to this provider with a token bucket
+	// kept in this process. Zero means the provider's built-in default: 1
+	// for duckduckgo, which needs no key and blocks clients that send
+	// bursts, and unlimited for the others. A request that would have to
+	// wait past its deadline for a token skips the provider and falls back
+	// to the next one instead of waiting.
 	RPS float64 `yaml:"rps"`
-	// Burst is the token bucket size. The default is 1 when RPS is set.
+	// Burst is the token bucket size: how many requests may go out at once
+	// after a quiet spell. The default is 1 when RPS is set, and 2 for
+	// duckduckgo's built-in limit.
 	Burst int `yaml:"burst"`
 	// Timeout bounds one HTTP request to the provider. The default is 10s.
 	Timeout time.Duration `yaml:"timeout"`
+}
+
+// RateLimit returns the effective token bucket for the named provider,
+// applying the defaults documented on Provider.RPS and Provider.Burst. An
+// rps of zero means unlimited.
+func (p *Providers) RateLimit(name string) (rps float64, burst int) {
+	pr := p.ByName(name)
+	if pr == nil {
+		return 0, 0
+	}
+	rps, burst = pr.RPS, pr.Burst
+	if rps == 0 && name == "duckduckgo" {
+		rps = 1
+		if burst == 0 {
+			burst = 2
+		}
+	}
+	if rps > 0 && burst == 0 {
+		burst = 1
+	}
+	return rps, burst
 }
 
 // Providers holds the settings of every provider by name.
