@@ -208,3 +208,26 @@ func TestLoad(t *testing.T) {
 		t.Errorf("missing file err = %v", err)
 	}
 }
+
+func TestRateLimitDefaults(t *testing.T) {
+	c, err := Parse(strings.NewReader("providers:\n  brave: {api_key: k, rps: 5}\n  searxng: {base_url: \"http://127.0.0.1:1\", rps: 2, burst: 4}\n"), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		wantRPS   float64
+		wantBurst int
+	}{
+		{"duckduckgo", 1, 2}, // keyless: polite by default
+		{"brave", 5, 1},      // rps alone gets burst 1
+		{"searxng", 2, 4},
+		{"tavily", 0, 0}, // unlimited
+	}
+	for _, tt := range tests {
+		rps, burst := c.Providers.RateLimit(tt.name)
+		if rps != tt.wantRPS || burst != tt.wantBurst {
+			t.Errorf("RateLimit(%s) = %g, %d; want %g, %d", tt.name, rps, burst, tt.wantRPS, tt.wantBurst)
+		}
+	}
+}
