@@ -57,7 +57,8 @@ type Result struct {
 	RetrievedAt time.Time `json:"retrieved_at,omitzero"`
 	// Body is the raw response body (after decompression), kept for
 	// surfaces that must return the original bytes (PDF documents, the
-	// console's raw view). It is never serialised.
+	// console's raw view). It is never serialised. A cache hit carries it
+	// only for bodies up to 1 MiB; fetch with NoCache to be sure of it.
 	Body []byte `json:"-"`
 	// Cached reports whether the page came from the cache.
 	Cached bool `json:"-"`
@@ -68,6 +69,9 @@ type Result struct {
 var (
 	// ErrInvalidURL: not an absolute http(s) URL, or unparsable.
 	ErrInvalidURL = errors.New("invalid url")
+	// ErrInvalidRequest: a request field other than the URL is invalid
+	// (unknown format, negative length or index).
+	ErrInvalidRequest = errors.New("invalid request")
 	// ErrURLTooLong: longer than the configured limit.
 	ErrURLTooLong = errors.New("url too long")
 	// ErrBlockedAddress: the host resolves to, or redirects to, a

@@ -12,6 +12,8 @@ import (
 
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/ratelimit"
 	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/search/providers"
 )
@@ -24,6 +26,8 @@ type Service struct {
 	Search *search.Engine
 	// Providers is the chain, in order (also reachable through Search).
 	Providers []search.Provider
+	// Fetch is the safe page fetcher, built from cfg.Fetch.
+	Fetch *fetch.Fetcher
 }
 
 // New builds a Service from cfg. log may be nil.
@@ -55,12 +59,31 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 		CacheTTL:        sc.CacheTTL,
 		BreakerFailures: sc.Breaker.Failures,
 		BreakerCooldown: sc.Breaker.Cooldown,
+		Limiter:         rateLimiter(cfg, chain),
 		Logger:          log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search engine: %w", err)
 	}
+	fo := fetch.OptionsFromConfig(cfg.Fetch)
+	fo.Logger = log
+	if s.Fetch, err = fetch.New(fo); err != nil {
+		return nil, fmt.Errorf("fetcher: %w", err)
+	}
 	return s, nil
+}
+
+// rateLimiter builds the per-provider token buckets from
+// providers.<name>.rps and .burst (see config.Providers.RateLimit for the
+// defaults). The buckets live in this process; a shared limiter can replace
+// it behind the same search.Limiter interface.
+func rateLimiter(cfg *config.Config, chain []search.Provider) search.Limiter {
+	limits := make(map[string]ratelimit.Limit, len(chain))
+	for _, p := range chain {
+		rps, burst := cfg.Providers.RateLimit(p.Name())
+		limits[p.Name()] = ratelimit.Limit{RPS: rps, Burst: burst}
+	}
+	return ratelimit.NewLocal(limits)
 }
 
 // providerClient is the HTTP client shared by search providers. Provider

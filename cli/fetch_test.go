@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fetchSite is a loopback site with one page of each interesting kind.
+func fetchSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = w.Write([]byte("User-agent: *\nDisallow: /secret\n"))
+		case "/doc.md":
+			w.Header().Set("Content-Type", "text/markdown")
+			_, _ = w.Write([]byte("# Doc Title\n\nHello from markdown.\n"))
+		case "/plain":
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = w.Write([]byte("0123456789abcdefghij"))
+		case "/missing":
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = w.Write([]byte("page " + r.URL.Path))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// fetchConfig allows loopback, which the default policy rightly blocks.
+func fetchConfig(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "webgate.yaml")
+	if err := os.WriteFile(path, []byte("fetch: {allow_private_networks: true}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runFetch(t *testing.T, terminal bool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, IO{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, IsTerminal: terminal,
+		Getenv: func(string) (string, bool) { return "", false },
+	})
+	return code, out.String(), errb.String()
+}
+
+func TestFetchCommandMarkdown(t *testing.T) {
+	srv := fetchSite(t)
+	code, stdout, stderr := runFetch(t, false, "--config", fetchConfig(t), "fetch", srv.URL+"/doc.md", srv.URL+"/plain")
+	if code != 0 || stderr != "" {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	want := "# Doc Title\n\nSource: <" + srv.URL + "/doc.md>\n\n# Doc Title\n\nHello from markdown.\n" +
+		"\n---\n\n# " + srv.URL + "/plain\n\nSource: <" + srv.URL + "/plain>\n\n0123456789abcdefghij\n"
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("stdout mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestFetchCommandPaging(t *testing.T) {
+	srv := fetchSite(t)
+	cfg := fetchConfig(t)
+	code, stdout, _ := runFetch(t, false, "--config", cfg, "fetch", "--format", "raw", "--max-length", "8", "--start-index", "4", srv.URL+"/plain")
+	want := "456789ab\n\n[Truncated: 8 of 20 characters shown. Continue with --start-index 12.]\n"
+	if code != 0 || stdout != want {
+		t.Errorf("code %d, stdout %q, want %q", code, stdout, want)
+	}
+}
+
+func TestFetchCommandJSONAndFailures(t *testing.T) {
+	srv := fetchSite(t)
+	urls := []string{srv.URL + "/doc.md", srv.URL + "/missing", srv.URL + "/secret", "ftp://example.com/", srv.URL + "/plain"}
+	code, stdout, stderr := runFetch(t, false, append([]string{"--config", fetchConfig(t), "fetch", "--json", "--max-length", "5"}, urls...)...)
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(urls) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(urls), stdout)
+	}
+	var got []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("bad JSON line %q: %v", l, err)
+		}
+		if e, ok := m["error"].(map[string]any); ok {
+			delete(e, "message")
+		}
+		got = append(got, m)
+	}
+	want := []map[string]any{
+		{"url": urls[0], "final_url": urls[0], "status": 200.0, "content_type": "text/markdown", "title": "Doc Title", "content": "# Doc", "truncated": true, "next_start_index": 5.0},
+		{"url": urls[1], "error": map[string]any{"type": "http_status"}},
+		{"url": urls[2], "error": map[string]any{"type": "robots_disallowed"}},
+		{"url": urls[3], "error": map[string]any{"type": "invalid_url"}},
+		{"url": urls[4], "final_url": urls[4], "status": 200.0, "content_type": "text/plain", "title": "", "content": "01234", "truncated": true, "next_start_index": 5.0},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("JSON lines mismatch (-want +got):\n%s", diff)
+	}
+	errLines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(errLines) != 3 {
+		t.Fatalf("stderr has %d lines, want one per failure:\n%s", len(errLines), stderr)
+	}
+	for _, l := range errLines {
+		if !strings.HasPrefix(l, "webgate: ") || strings.Contains(l, "goroutine") {
+			t.Errorf("stderr line %q", l)
+		}
+	}
+	if !strings.Contains(stderr, "404") || !strings.Contains(stderr, "robots.txt") || !strings.Contains(stderr, `scheme "ftp"`) {
+		t.Errorf("stderr does not explain the failures:\n%s", stderr)
+	}
+}
+
+func TestFetchCommandBlocksLoopbackByDefault(t *testing.T) {
+	srv := fetchSite(t)
+	code, stdout, stderr := runFetch(t, false, "fetch", srv.URL+"/plain")
+	if code != 1 || stdout != "" {
+		t.Fatalf("code %d stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, "address not allowed") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr = %q", stderr)
+	}
+}
+
+func TestFetchCommandProgress(t *testing.T) {
+	srv := fetchSite(t)
+	code, stdout, stderr := runFetch(t, true, "--config", fetchConfig(t), "fetch", "-f", "text", srv.URL+"/a", srv.URL+"/b")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "fetching 1/2") || !strings.Contains(stderr, "fetching 2/2") || !strings.HasSuffix(stderr, "\r\033[K") {
+		t.Errorf("progress on stderr = %q", stderr)
+	}
+	want := "==> " + srv.URL + "/a <==\npage /a\n\n==> " + srv.URL + "/b <==\npage /b\n"
+	if stdout != want {
+		t.Errorf("stdout = %q, want %q", stdout, want)
+	}
+	// Not a terminal: no progress at all.
+	_, _, stderr = runFetch(t, false, "--config", fetchConfig(t), "fetch", srv.URL+"/a")
+	if stderr != "" {
+		t.Errorf("progress written to a non-terminal: %q", stderr)
+	}
+}
+
+func TestFetchCommandUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fetch"}, `expected "<url> ..."`},
+		{[]string{"fetch", "--max-length=-1", "https://example.com/"}, "--max-length -1: must not be negative"},
+		{[]string{"fetch", "--format", "pdf", "https://example.com/"}, "--format must be one of"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runFetch(t, false, tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: code %d stderr %q, want 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// dropAlways are elements that never carry readable main content.
+var dropAlways = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true, atom.Svg: true,
+	atom.Iframe: true, atom.Object: true, atom.Embed: true, atom.Canvas: true, atom.Input: true,
+	atom.Select: true, atom.Textarea: true, atom.Button: true, atom.Dialog: true, atom.Link: true,
+	atom.Meta: true, atom.Head: true, atom.Map: true, atom.Audio: true, atom.Video: true, atom.Source: true,
+	atom.Picture: true, atom.Track: true, atom.Math: true, atom.Label: true, atom.Option: true,
+}
+
+// boilerRe matches class/id words of page furniture. It is applied to
+// individual class tokens and the id, split on - and _, so "post-sidebar"
+// matches but "sidebarless-layout" does not accidentally hide a page.
+var boilerRe = regexp.MustCompile(`^(nav|navbar|navigation|menu|menubar|breadcrumbs?|sidebar|side|aside|footer|foot|masthead|banner|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|share|sharing|social|socials|sharebar|related|recommended|recommendations|promo|promos|promotion|advert|advertisement|ads|ad|adslot|sponsor|sponsored|popup|modal|overlay|toolbar|skip|skiplink|widget|widgets|outbrain|taboola|disqus|paywall|login|signin|search|searchbar|toc|drawer|offcanvas|mega|dropdown|tooltip|hidden|sr|visually|print|noprint)$`)
+
+// keepRe marks containers that are the content itself, protecting them from
+// boilerRe matches elsewhere in their class list ("content sidebar-left").
+var keepRe = regexp.MustCompile(`(?i)(^|[-_ ])(content|article|main|post|entry|body|story|text|thread|topic|message|comment|product|description|answer|question)s?([-_ ]|$)`)
+
+// isHidden reports elements the browser would not show.
+func isHidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if a.Val == "true" {
+				return true
+			}
+		case "style":
+			s := strings.ToLower(strings.ReplaceAll(a.Val, " ", ""))
+			if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isBoilerRole(n *html.Node) bool {
+	switch strings.ToLower(attr(n, "role")) {
+	case "navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar", "tooltip":
+		return true
+	}
+	return false
+}
+
+// looksBoiler reports whether n's class or id names it as page furniture.
+func looksBoiler(n *html.Node) bool {
+	cls, id := attr(n, "class"), attr(n, "id")
+	if cls == "" && id == "" {
+		return false
+	}
+	names := strings.Fields(cls)
+	if id != "" {
+		names = append(names, id)
+	}
+	boiler := false
+	for _, name := range names {
+		if keepRe.MatchString(name) {
+			return false
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+			if boilerRe.MatchString(w) {
+				boiler = true
+			}
+		}
+	}
+	return boiler
+}
+
+// removeNode detaches n from its parent.
+func removeNode(n *html.Node) {
+	if n.Parent != nil {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// inert elements never hold readable text.
+var inert = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Svg: true, atom.Template: true, atom.Link: true}
+
+// prepareDoc unwraps <noscript> blocks that hold real content (the server-
+// rendered page of a JavaScript app) and drops the rest (tracking pixels,
+// "please enable JavaScript"), so every candidate extractor sees the page
+// a reader without JavaScript would see.
+func prepareDoc(doc *html.Node) {
+	var ns []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch {
+			case isElem(c, atom.Noscript):
+				ns = append(ns, c)
+			case c.Type == html.CommentNode || c.Type == html.ElementNode && inert[c.DataAtom]:
+				// Metadata is already read; every extractor ignores
+				// these, and dropping them once saves each extractor
+				// cloning and walking thousands of nodes (inline SVG).
+				n.RemoveChild(c)
+			default:
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(doc)
+	for _, n := range ns {
+		if n.Parent == nil {
+			continue
+		}
+		w := 0
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			w += wordCount(c)
+		}
+		if w < 30 || hasAncestor(n, atom.Head) {
+			removeNode(n)
+			continue
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			n.RemoveChild(c)
+			n.Parent.InsertBefore(c, n)
+			c = next
+		}
+		removeNode(n)
+	}
+}

@@ -1,0 +1,200 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Code blocks are where extractors hurt a model the most: a lost language
+// hint, a re-indented line or a highlighter <span> turned into spaces makes
+// code wrong. Every <pre> in the chosen content is therefore rewritten to
+// <pre><code class="language-X">exact text</code></pre> before rendering.
+
+var (
+	// classLangRe reads the language from class names used by Prism,
+	// highlight.js, Rouge/Jekyll, Sphinx/Pygments, GitHub and
+	// SyntaxHighlighter ("brush: js").
+	classLangRe = regexp.MustCompile(`^(?:language|lang|highlight-source|highlight|brush|sourcecode|source)[-:]([A-Za-z0-9_+#.-]+)$`)
+	// notLang are class suffixes that look like languages but are not.
+	notLang = map[string]bool{"none": true, "notranslate": true, "default": true, "source": true, "block": true, "code": true, "highlight": true}
+	// bareLangs are language class names highlight.js and Pandoc put next
+	// to a marker class ("hljs go", "sourceCode python").
+	bareLangs = map[string]bool{
+		"go": true, "golang": true, "python": true, "py": true, "javascript": true, "js": true, "typescript": true, "ts": true,
+		"bash": true, "sh": true, "shell": true, "console": true, "json": true, "yaml": true, "yml": true, "toml": true,
+		"html": true, "xml": true, "css": true, "scss": true, "sql": true, "rust": true, "java": true, "kotlin": true,
+		"c": true, "cpp": true, "csharp": true, "cs": true, "ruby": true, "rb": true, "php": true, "swift": true,
+		"diff": true, "dockerfile": true, "makefile": true, "powershell": true, "ini": true, "lua": true, "perl": true,
+		"r": true, "scala": true, "haskell": true, "elixir": true, "erlang": true, "clojure": true, "dart": true,
+		"graphql": true, "protobuf": true, "jsx": true, "tsx": true, "vue": true, "markdown": true, "nginx": true,
+	}
+)
+
+// langFromAttrs returns the code language n declares, if any.
+func langFromAttrs(n *html.Node) string {
+	for _, k := range []string{"data-lang", "data-language", "lang"} {
+		if k == "lang" && n.DataAtom != atom.Code && n.DataAtom != atom.Pre {
+			continue
+		}
+		if v := strings.TrimSpace(attr(n, k)); v != "" && len(v) < 24 && !strings.ContainsAny(v, " /") {
+			if k == "lang" && !bareLangs[strings.ToLower(v)] {
+				continue // lang="en" on <pre> is a human language
+			}
+			return strings.ToLower(v)
+		}
+	}
+	cls := attr(n, "class")
+	if cls == "" {
+		return ""
+	}
+	fields := strings.Fields(strings.ReplaceAll(cls, "brush: ", "brush:"))
+	for _, f := range fields {
+		if m := classLangRe.FindStringSubmatch(f); m != nil {
+			l := strings.ToLower(strings.TrimSuffix(m[1], ";"))
+			if !notLang[l] {
+				return l
+			}
+		}
+	}
+	hljs := false
+	for _, f := range fields {
+		if f == "hljs" || f == "highlight" || f == "prettyprint" || f == "sourceCode" || f == "codehilite" {
+			hljs = true
+		}
+	}
+	if hljs || n.DataAtom == atom.Code {
+		for _, f := range fields {
+			if l := strings.ToLower(f); bareLangs[l] {
+				return l
+			}
+		}
+	}
+	return ""
+}
+
+// preLanguage looks for a language on the <pre>, its <code> children, and
+// up to three wrapper ancestors (GitHub, Sphinx and Rouge put it there).
+func preLanguage(pre *html.Node) string {
+	if l := langFromAttrs(pre); l != "" {
+		return l
+	}
+	for c := pre.FirstChild; c != nil; c = c.NextSibling {
+		if isElem(c, atom.Code) {
+			if l := langFromAttrs(c); l != "" {
+				return l
+			}
+		}
+	}
+	p := pre.Parent
+	for i := 0; i < 3 && p != nil && p.Type == html.ElementNode; i++ {
+		if l := langFromAttrs(p); l != "" {
+			return l
+		}
+		p = p.Parent
+	}
+	return ""
+}
+
+// codeKey identifies a code block by its text, so languages found on the
+// original page can be re-attached to code that a candidate extractor
+// copied without its classes.
+func codeKey(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return collapseSpace(s)
+}
+
+// codeLanguages maps code-block text to language over the whole page.
+func codeLanguages(doc *html.Node) map[string]string {
+	langs := map[string]string{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if isElem(n, atom.Pre) {
+			if l := preLanguage(n); l != "" {
+				langs[codeKey(preText(n))] = l
+			}
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return langs
+}
+
+// normalizeCode rewrites every <pre> under root to a single text node in a
+// <code class="language-X">, dropping highlighter markup and line-number
+// gutters but keeping every character of the code itself.
+func normalizeCode(root *html.Node, langs map[string]string) {
+	var pres []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if isElem(n, atom.Pre) {
+			pres = append(pres, n)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	for _, pre := range pres {
+		dropGutters(pre)
+		text := preText(pre)
+		lang := preLanguage(pre)
+		if lang == "" {
+			lang = langs[codeKey(text)]
+		}
+		for c := pre.FirstChild; c != nil; {
+			next := c.NextSibling
+			pre.RemoveChild(c)
+			c = next
+		}
+		pre.Attr = nil
+		code := &html.Node{Type: html.ElementNode, Data: "code", DataAtom: atom.Code}
+		if lang != "" {
+			code.Attr = []html.Attribute{{Key: "class", Val: "language-" + lang}}
+		}
+		// A leading newline right after <pre> is dropped by HTML parsers;
+		// keep the text as the browser shows it.
+		code.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+		pre.AppendChild(code)
+	}
+}
+
+// dropGutters removes line-number columns that highlighters render inside
+// or beside the code, which would otherwise interleave numbers with code.
+func dropGutters(pre *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode && isGutter(c) {
+				n.RemoveChild(c)
+			} else {
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(pre)
+}
+
+func isGutter(n *html.Node) bool {
+	if attr(n, "aria-hidden") == "true" {
+		return true
+	}
+	for _, f := range strings.Fields(attr(n, "class")) {
+		switch strings.ToLower(f) {
+		case "lineno", "linenos", "line-numbers-rows", "gutter", "hljs-ln-numbers", "line-number", "linenumber", "ln-num", "code-line-number":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,187 @@
+package extract
+
+import (
+	"context"
+	nurl "net/url"
+	"strings"
+	"unicode"
+
+	"codeberg.org/readeck/go-readability/v2"
+	"github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// mainContent returns a detached <div> holding the page's main content, or
+// nil when nothing readable was found.
+//
+// Several extractors run and a selector picks one. Readability is the most
+// faithful on articles (it keeps the original markup) but drops everything
+// outside the densest block; trafilatura with its fallbacks is steadier
+// on mixed pages; webgate's cleaned page keeps every visible block and so
+// wins where content is spread out (forums, products, listings). When the
+// article extractors keep only a small part of what the cleaned page shows
+// on a page not declared as an article, they most likely latched onto one
+// block of many, and the cleaned page is the better answer.
+func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
+	kind := classifyPage(pm, base)
+	read := candReadability(doc, base)
+	if ctx.Err() != nil {
+		return nil
+	}
+	clean := cleanedPage(doc)
+	wc := words(clean)
+	if kind == kindArticle {
+		if wr := words(read); wr > 0 && wr*5 >= wc {
+			if ref := candTrafilatura(doc, base, trafilatura.Balanced, nil); ref != nil {
+				pruneByConsensus(read, textOf(ref))
+			}
+			return read
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	fbc := &trafilatura.FallbackCandidates{}
+	if read != nil {
+		fbc.Readability = cloneTree(read)
+	}
+	traf := candTrafilatura(doc, base, trafilatura.Balanced, fbc)
+	wt := words(traf)
+	if kind != kindArticle && wt*2 < wc {
+		return clean
+	}
+	// Readability copies the page's own markup (code classes, nested
+	// lists, tables, links) where trafilatura rebuilds a simplified tree,
+	// so when both found about the same text the readability copy wins.
+	if wr := words(read); traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 {
+		if read != nil {
+			return read
+		}
+		return clean
+	}
+	return traf
+}
+
+func words(n *html.Node) int {
+	if n == nil {
+		return 0
+	}
+	return wordCount(n)
+}
+
+// candTrafilatura runs go-trafilatura. Comments are kept: on forums and
+// Q&A pages they are the content.
+// With fbc non-nil its fallback (readability and DOM distiller) is on, and
+// already computed candidates in fbc are reused instead of recomputed.
+func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.ExtractionFocus, fbc *trafilatura.FallbackCandidates) *html.Node {
+	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+		OriginalURL:        base,
+		EnableFallback:     fbc != nil,
+		FallbackCandidates: fbc,
+		Focus:              focus,
+		IncludeLinks:       true,
+		HtmlDateMode:       trafilatura.Disabled,
+	})
+	if err != nil || res == nil || res.ContentNode == nil {
+		return nil
+	}
+	root := newDiv()
+	adopt(root, res.ContentNode)
+	if res.CommentsNode != nil {
+		adopt(root, res.CommentsNode)
+	}
+	return root
+}
+
+// candReadability runs readeck's go-readability (a port of Mozilla
+// Readability.js), which keeps the original markup of the article subtree.
+func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
+	p := readability.NewParser()
+	p.KeepClasses = true // code-language classes live there
+	art, err := p.ParseDocument(doc, base)
+	if err != nil || art.Node == nil {
+		return nil
+	}
+	root := newDiv()
+	root.AppendChild(cloneTree(art.Node))
+	return root
+}
+
+func newDiv() *html.Node {
+	return &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+}
+
+// adopt moves all children of src under dst.
+func adopt(dst, src *html.Node) {
+	for c := src.FirstChild; c != nil; {
+		next := c.NextSibling
+		src.RemoveChild(c)
+		dst.AppendChild(c)
+		c = next
+	}
+}
+
+// pruneByConsensus removes from an article the leaf blocks that a second,
+// independent extractor (trafilatura) did not keep: bylines, photo
+// credits, "read more" teasers and share prompts that readability lets
+// through inside the article container. Code, tables and headings are
+// never pruned, and the reference must be substantial, so a reference that
+// missed most of the article cannot gut it.
+func pruneByConsensus(root *html.Node, ref string) {
+	refWords := map[string]bool{}
+	for _, w := range wordTokens(ref) {
+		refWords[w] = true
+	}
+	if len(refWords) < 60 {
+		return
+	}
+	var drop []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				continue
+			}
+			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
+				toks := wordTokens(textOf(c))
+				if len(toks) == 0 {
+					continue
+				}
+				in := 0
+				for _, w := range toks {
+					if refWords[w] {
+						in++
+					}
+				}
+				if in*2 < len(toks) {
+					drop = append(drop, c)
+				}
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	dropped := 0
+	for _, n := range drop {
+		dropped += wordCount(n)
+	}
+	if dropped*3 > wordCount(root) {
+		return // disagreement this large means the reference is wrong
+	}
+	for _, n := range drop {
+		removeNode(n)
+	}
+}
+
+// wordTokens splits s into lower-cased runs of letters and digits.
+func wordTokens(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+}

@@ -1,0 +1,130 @@
+package extract
+
+import (
+	nurl "net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Small DOM helpers over golang.org/x/net/html, kept here so the rest of
+// the package reads as extraction logic rather than tree plumbing.
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func setAttr(n *html.Node, key, val string) {
+	for i, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			n.Attr[i].Val = val
+			return
+		}
+	}
+	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
+}
+
+// hasToken reports whether the space-separated list s contains tok
+// (case-insensitively), as for rel and class attributes.
+func hasToken(s, tok string) bool {
+	for _, f := range strings.Fields(s) {
+		if strings.EqualFold(f, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAncestor(n *html.Node, a atom.Atom) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.DataAtom == a {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf returns the concatenated text of n, skipping script and style.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Script, atom.Style, atom.Noscript, atom.Template:
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// absURL resolves ref against base; without a base, or when ref does not
+// parse, ref is returned unchanged so no information is lost.
+func absURL(base *nurl.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if base == nil || ref == "" {
+		return ref
+	}
+	u, err := nurl.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return base.ResolveReference(u).String()
+}
+
+func findFirst(n *html.Node, pred func(*html.Node) bool) *html.Node {
+	if pred(n) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findFirst(c, pred); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func isElem(n *html.Node, a atom.Atom) bool {
+	return n != nil && n.Type == html.ElementNode && n.DataAtom == a
+}
+
+// absolutize resolves href and src attributes under root against base, so
+// every output format carries links that work out of context.
+func absolutize(root *html.Node, base *nurl.URL) {
+	if base == nil {
+		return
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			for i, a := range n.Attr {
+				if (a.Key == "href" || a.Key == "src") && a.Namespace == "" && !strings.HasPrefix(a.Val, "#") {
+					n.Attr[i].Val = absURL(base, a.Val)
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+}

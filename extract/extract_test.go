@@ -1,0 +1,262 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+func mustExtract(t *testing.T, file, url string, f Format) *Document {
+	t.Helper()
+	body, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Extract(context.Background(), body, Options{URL: url, Format: f})
+	if err != nil {
+		t.Fatalf("Extract(%s): %v", file, err)
+	}
+	return doc
+}
+
+// TestDocsMarkdown checks that the parts of a documentation page a model
+// depends on survive byte for byte: fenced code with its language, tabs
+// and blank lines; highlighter spans stripped without losing text; GFM
+// tables; nested lists; absolute links; and that site chrome is gone.
+func TestDocsMarkdown(t *testing.T) {
+	md := mustExtract(t, "docs.html", "https://gopher.example/docs/files", Markdown).Content
+	want := []struct{ name, part string }{
+		{"title heading", "# Reading files\n"},
+		{"go code with tabs and blank line", "```go\nfunc main() {\n\tdata, err := os.ReadFile(\"config.yaml\")\n\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n\tfmt.Println(string(data))\n}\n```"},
+		{"github highlight-source wrapper", "```python\ndef read(path):\n    with open(path) as f:\n        return f.read()\n```"},
+		{"pre data-lang", "```rust\nfn main() {\n    println!(\"hi\");\n}\n```"},
+		{"gfm table", "| Flag      | Meaning         |\n|-----------|-----------------|\n| O\\_RDONLY | open read-only  |\n| O\\_RDWR   | open read-write |"},
+		{"nested list", "- Open the file\n\n  - check the error\n  - defer Close\n- Read the contents"},
+		{"absolute link", "[the os package](https://gopher.example/pkg/os)"},
+		{"inline code", "The `os` package"},
+		{"admonition text", "Large files should be streamed with a bufio.Scanner instead of read at once."},
+	}
+	for _, w := range want {
+		if !strings.Contains(md, w.part) {
+			t.Errorf("%s: missing\n%s\n--- in ---\n%s", w.name, w.part, md)
+		}
+	}
+	for _, noise := range []string{"All rights reserved", "Networking", "Privacy", "Blog"} {
+		if strings.Contains(md, noise) {
+			t.Errorf("boilerplate %q leaked into:\n%s", noise, md)
+		}
+	}
+}
+
+func TestDocsTextAndHTML(t *testing.T) {
+	txt := mustExtract(t, "docs.html", "https://gopher.example/docs/files", Text).Content
+	for _, part := range []string{
+		"func main() {\n\tdata, err := os.ReadFile(\"config.yaml\")\n\n\tif err != nil {",
+		"O_RDONLY\topen read-only",
+		"check the error",
+	} {
+		if !strings.Contains(txt, part) {
+			t.Errorf("text missing %q:\n%s", part, txt)
+		}
+	}
+	for _, syntax := range []string{"```", "| ---", "](http", "# "} {
+		if strings.Contains(txt, syntax) {
+			t.Errorf("text output contains Markdown syntax %q", syntax)
+		}
+	}
+	h := mustExtract(t, "docs.html", "https://gopher.example/docs/files", HTML).Content
+	for _, part := range []string{`<code class="language-go">`, `href="https://gopher.example/pkg/os"`, "<table>"} {
+		if !strings.Contains(h, part) {
+			t.Errorf("html missing %q:\n%s", part, h)
+		}
+	}
+	if strings.Contains(h, "token keyword") {
+		t.Error("html keeps highlighter spans")
+	}
+}
+
+// TestForumKeepsAllPosts guards the classic article-extractor failure on
+// threads: keeping the first (longest) post and dropping the replies.
+func TestForumKeepsAllPosts(t *testing.T) {
+	for _, f := range []Format{Text, Markdown} {
+		out := mustExtract(t, "forum.html", "https://forum.example/t/best-first-telescope/123", f).Content
+		for _, post := range []string{
+			"I am new to astronomy and want to buy my first telescope.",
+			"Get a six inch Dobsonian.",
+			"Agree with the Dobsonian advice.",
+			"Thanks everyone, I ordered the six inch Dobsonian",
+		} {
+			if !strings.Contains(out, post) {
+				t.Errorf("%s: post %q missing:\n%s", f, post, out)
+			}
+		}
+		if strings.Contains(out, "Powered by forum software") {
+			t.Errorf("%s: footer leaked", f)
+		}
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	tests := []struct {
+		name string
+		html string
+		url  string
+		want Metadata
+	}{
+		{
+			name: "json-ld article wins over meta tags",
+			html: `<html lang="en-us"><head><title>Fallback title | Site</title>
+<meta name="author" content="Meta Author"><meta name="description" content="meta description">
+<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Example News"},
+{"@type":"NewsArticle","headline":"Rates rise again","author":[{"@type":"Person","name":"Ana Lima"},{"@type":"Person","name":"Bo Chen"}],
+"datePublished":"2024-05-06T07:08:09+02:00","description":"The central bank raised rates.","inLanguage":"en"}]}</script>
+<link rel="canonical" href="/news/rates"></head><body><p>Body text of the article goes here.</p></body></html>`,
+			url: "https://news.example/x?utm=1",
+			want: Metadata{Title: "Rates rise again", Author: "Ana Lima, Bo Chen", Published: time.Date(2024, 5, 6, 5, 8, 9, 0, time.UTC),
+				Language: "en-US", CanonicalURL: "https://news.example/news/rates", SiteName: "Example News", Description: "The central bank raised rates."},
+		},
+		{
+			name: "opengraph",
+			html: `<html><head><meta property="og:title" content="OG Title"><meta property="og:site_name" content="OG Site">
+<meta property="og:description" content="OG description"><meta property="article:published_time" content="2023-01-02">
+<meta property="og:url" content="https://og.example/a"><meta property="og:locale" content="pt_BR"></head><body><p>Text here.</p></body></html>`,
+			want: Metadata{Title: "OG Title", SiteName: "OG Site", Description: "OG description", Published: time.Date(2023, 1, 2, 0, 0, 0, 0, time.UTC),
+				CanonicalURL: "https://og.example/a", Language: "pt-BR"},
+		},
+		{
+			name: "plain meta tags and title without site suffix",
+			html: `<html lang="de"><head><title>Anleitung – Beispiel</title><meta name="author" content="Jo Weber">
+<meta name="description" content="Kurz."><meta name="date" content="2020-02-03T04:05:06Z"></head><body><h1>Anleitung</h1><p>Text.</p></body></html>`,
+			want: Metadata{Title: "Anleitung", Author: "Jo Weber", Description: "Kurz.", Language: "de", Published: time.Date(2020, 2, 3, 4, 5, 6, 0, time.UTC)},
+		},
+		{
+			name: "broken json-ld is ignored",
+			html: `<html><head><title>T</title><script type="application/ld+json">{"@type": "Article", "headline": </script></head><body><p>x</p></body></html>`,
+			want: Metadata{Title: "T"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := Extract(context.Background(), []byte(tc.html), Options{URL: tc.url, Format: Raw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := doc.Metadata
+			if !got.Published.Equal(tc.want.Published) {
+				t.Errorf("Published = %v, want %v", got.Published, tc.want.Published)
+			}
+			got.Published, tc.want.Published = time.Time{}, time.Time{}
+			if got != tc.want {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFormatsAndErrors(t *testing.T) {
+	page := []byte(`<html><body><article><p>` + strings.Repeat("A sentence about things. ", 30) + `</p></article></body></html>`)
+	raw, err := Extract(context.Background(), page, Options{Format: Raw})
+	if err != nil || raw.Content != string(page) || raw.Format != Raw {
+		t.Fatalf("raw: %v %q", err, raw.Content)
+	}
+	md, err := Extract(context.Background(), page, Options{})
+	if err != nil || md.Format != Markdown || !strings.Contains(md.Content, "A sentence about things.") {
+		t.Fatalf("default markdown: %v %+v", err, md)
+	}
+	if _, err := Extract(context.Background(), page, Options{Format: "pdf"}); err == nil {
+		t.Error("bad format accepted")
+	}
+	if _, err := Extract(context.Background(), []byte("<html><body><script>x()</script></body></html>"), Options{}); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty page: err = %v, want ErrEmpty", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Extract(ctx, page, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+func TestCodeLanguageDetection(t *testing.T) {
+	tests := []struct{ html, lang string }{
+		{`<pre><code class="language-go">x := 1</code></pre>`, "go"},
+		{`<pre class="lang-js"><code>let x</code></pre>`, "js"},
+		{`<pre><code class="hljs python">x = 1</code></pre>`, "python"},
+		{`<div class="highlight-source-shell"><pre>ls -la</pre></div>`, "shell"},
+		{`<div class="highlight-python notranslate"><div class="highlight"><pre>x = 1</pre></div></div>`, "python"},
+		{`<div class="language-ruby highlighter-rouge"><div class="highlight"><pre class="highlight"><code>puts 1</code></pre></div></div>`, "ruby"},
+		{`<pre data-lang="sql">SELECT 1</pre>`, "sql"},
+		{`<pre class="brush: php">echo 1;</pre>`, "php"},
+		{`<pre lang="en">not code language</pre>`, ""},
+		{`<pre>plain</pre>`, ""},
+	}
+	for _, tc := range tests {
+		root := parseFragment(t, tc.html)
+		normalizeCode(root, nil)
+		code := findFirst(root, func(n *html.Node) bool { return isElem(n, atom.Code) })
+		got := strings.TrimPrefix(attr(code, "class"), "language-")
+		if got != tc.lang {
+			t.Errorf("%s: lang %q, want %q", tc.html, got, tc.lang)
+		}
+	}
+}
+
+func TestCodeKeepsGutterFreeText(t *testing.T) {
+	root := parseFragment(t, `<pre><code><span class="lineno">1</span>a := 1
+<span class="lineno">2</span>	b := 2<br>c</code></pre>`)
+	normalizeCode(root, nil)
+	if got, want := textOf(root), "a := 1\n\tb := 2\nc"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestNeverPanics feeds malformed markup and binary garbage.
+func TestNeverPanics(t *testing.T) {
+	inputs := []string{
+		"", "\x00\x01\x02\xff\xfe", "<", "<html", "<<<>>>", "<table><tr><td><table><td>", "<pre><code class=language->",
+		"<script type=application/ld+json>[[[[</script>", strings.Repeat("<div>", 5000) + "deep" + strings.Repeat("</div>", 10),
+		"<svg><title>x</title></svg><p>hi</p>", "<html><body><pre data-lang></pre></body>", "\xef\xbb\xbf<p>bom</p>",
+	}
+	for _, in := range inputs {
+		for _, f := range []Format{Markdown, Text, HTML, Raw} {
+			_, _ = Extract(context.Background(), []byte(in), Options{URL: "::bad url", Format: f})
+		}
+	}
+}
+
+// FuzzExtract checks that no input makes Extract panic. Inputs are capped
+// so the fuzzer explores structure rather than size.
+func FuzzExtract(f *testing.F) {
+	for _, name := range []string{"docs.html", "forum.html"} {
+		if b, err := os.ReadFile("testdata/" + name); err == nil {
+			f.Add(b, "https://example.com/a/b")
+		}
+	}
+	f.Add([]byte("<p>x</p>"), "")
+	f.Add([]byte("\x00<pre class='language-go'>\t</pre>"), "http://[::1")
+	f.Fuzz(func(t *testing.T, body []byte, url string) {
+		if len(body) > 64<<10 {
+			body = body[:64<<10]
+		}
+		for _, fm := range []Format{Markdown, Text} {
+			doc, err := Extract(context.Background(), body, Options{URL: url, Format: fm})
+			if err == nil && doc == nil {
+				t.Fatal("nil document without error")
+			}
+		}
+	})
+}
+
+func parseFragment(t *testing.T, s string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader("<html><body>" + s + "</body></html>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return findBody(doc)
+}

@@ -1,0 +1,260 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// cloneTree deep-copies n (attributes included) without parent links, so
+// candidates can prune freely while the parsed page stays intact.
+func cloneTree(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
+	if len(n.Attr) > 0 {
+		c.Attr = append([]html.Attribute(nil), n.Attr...)
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(cloneTree(ch))
+	}
+	return c
+}
+
+// wordCount counts whitespace-separated words in text nodes under n.
+func wordCount(n *html.Node) int {
+	if n.Type == html.TextNode {
+		return countWords(n.Data)
+	}
+	if n.Type == html.ElementNode && dropAlways[n.DataAtom] {
+		return 0
+	}
+	c := 0
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c += wordCount(ch)
+	}
+	return c
+}
+
+func countWords(s string) int {
+	c, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			c++
+		}
+	}
+	return c
+}
+
+// linkWords counts words inside <a> under n.
+func linkWords(n *html.Node) int {
+	if isElem(n, atom.A) {
+		return wordCount(n)
+	}
+	c := 0
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.Type == html.ElementNode {
+			c += linkWords(ch)
+		}
+	}
+	return c
+}
+
+func findBody(doc *html.Node) *html.Node {
+	return findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Body) })
+}
+
+// cleanedPage is webgate's own recall-oriented candidate: the page body
+// minus everything a reader's eye skips (navigation, banners, footers,
+// sidebars, forms, hidden and decorative elements), scoped to <main> when
+// the page declares one. Libraries built for articles keep only the densest
+// block of prose; forums, product pages and listings spread their content
+// over many sibling blocks, which this keeps.
+func cleanedPage(doc *html.Node) *html.Node {
+	body := findBody(doc)
+	if body == nil {
+		return nil
+	}
+	root := cloneTree(body)
+	total := wordCount(root)
+	if total == 0 {
+		return nil
+	}
+	pruneFurniture(root, total)
+	pruneLinkLists(root)
+	dedupeBlocks(root)
+	if m := mainLandmark(root); m != nil && wordCount(m)*4 >= wordCount(root) {
+		root = m
+	}
+	out := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	if root.Parent != nil {
+		root.Parent.RemoveChild(root)
+	}
+	if isElem(root, atom.Body) {
+		adopt(out, root)
+	} else {
+		out.AppendChild(root)
+	}
+	return out
+}
+
+// pruneFurniture removes boilerplate elements under root. An element that
+// holds more than half the page's words is never removed by class or
+// landmark alone: themes put "sidebar" or "nav" in wrapper classes.
+func pruneFurniture(root *html.Node, total int) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			switch c.Type {
+			case html.CommentNode, html.DoctypeNode:
+				n.RemoveChild(c)
+			case html.ElementNode:
+				if dropAlways[c.DataAtom] || isHidden(c) {
+					n.RemoveChild(c)
+				} else if isFurniture(c) && wordCount(c)*2 < total {
+					n.RemoveChild(c)
+				} else {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+func isFurniture(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Nav, atom.Aside, atom.Footer:
+		return true
+	case atom.Header:
+		// Article headers carry the title and byline; site headers do not
+		// hold an <h1> on content pages, or hold it inside a logo link.
+		return findFirst(n, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil
+	}
+	return isBoilerRole(n) || looksBoiler(n)
+}
+
+func mainLandmark(root *html.Node) *html.Node {
+	var found []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Main || strings.EqualFold(attr(n, "role"), "main")) {
+			found = append(found, n)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	if len(found) == 1 {
+		return found[0]
+	}
+	return nil
+}
+
+// pruneLinkLists removes blocks that are nothing but links: menus, tag
+// clouds, "more stories" rails and footers without semantic markup. A block
+// qualifies when it has at least three links and nearly all of its words
+// are link text; product grids survive because prices, ratings and
+// descriptions are plain text beside the links. Counts are gathered in one
+// bottom-up pass so deep pages stay linear.
+func pruneLinkLists(root *html.Node) {
+	type counts struct{ words, linkWords, links int }
+	stats := map[*html.Node]counts{}
+	var gather func(n *html.Node, inLink bool) counts
+	gather = func(n *html.Node, inLink bool) counts {
+		var c counts
+		switch n.Type {
+		case html.TextNode:
+			c.words = countWords(n.Data)
+			if inLink {
+				c.linkWords = c.words
+			}
+			return c
+		case html.ElementNode:
+			if n.DataAtom == atom.A {
+				c.links++
+				inLink = true
+			}
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			cc := gather(ch, inLink)
+			c.words += cc.words
+			c.linkWords += cc.linkWords
+			c.links += cc.links
+		}
+		if n.Type == html.ElementNode {
+			stats[n] = c
+		}
+		return c
+	}
+	gather(root, false)
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch c.DataAtom {
+				case atom.Ul, atom.Ol, atom.Div, atom.Section, atom.Table, atom.P, atom.Dl, atom.Span:
+					// Long link texts are headlines of a listing, which is
+					// content on a listing page; short ones are navigation.
+					st := stats[c]
+					if st.words > 0 && st.links >= 3 && st.linkWords*10 >= st.words*9 && st.linkWords <= st.links*4 {
+						n.RemoveChild(c)
+						c = next
+						continue
+					}
+				}
+				walk(c)
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+// dedupeBlocks drops a leaf block whose text already appeared earlier in
+// the page: carousels, sticky headers and responsive layouts repeat the
+// same captions and labels, which a reader sees once.
+func dedupeBlocks(root *html.Node) {
+	seen := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
+					t := collapseSpace(textOf(c))
+					if countWords(t) >= 4 {
+						if seen[t] {
+							n.RemoveChild(c)
+							c = next
+							continue
+						}
+						seen[t] = true
+					}
+				} else {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+// hasBlockChild reports whether a block element sits anywhere under n.
+func hasBlockChild(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (blockAtoms[c.DataAtom] || c.FirstChild != nil && hasBlockChild(c)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	nurl "net/url"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// ErrEmpty is returned when a page has no extractable text at all.
+var ErrEmpty = errors.New("extract: no readable content")
+
+// Extract turns an HTML page (already decoded to UTF-8 by the caller) into
+// its main content in opts.Format, with metadata. It never touches the
+// network; opts.URL only resolves relative links and feeds page-type rules.
+func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) {
+	format := opts.Format
+	if format == "" {
+		format = Markdown
+	}
+	if _, err := ParseFormat(string(format)); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var base *nurl.URL
+	if opts.URL != "" {
+		if u, err := nurl.Parse(opts.URL); err == nil && u.IsAbs() {
+			base = u
+		}
+	}
+	// Scripting off: <noscript> is parsed as markup, not as raw text.
+	// Forum software (Discourse) and many shops serve their crawler-
+	// readable content there; prepareDoc decides what to keep.
+	doc, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		// html.Parse only fails on reader errors, which a byte slice cannot
+		// produce; keep the check so a future parser swap stays honest.
+		return nil, fmt.Errorf("extract: parse html: %w", err)
+	}
+	meta := extractMetadata(doc, base)
+	prepareDoc(doc)
+	out := &Document{Metadata: meta.Metadata, Format: format}
+	if format == Raw {
+		out.Content = string(body)
+		return out, nil
+	}
+	content := mainContent(ctx, doc, base, meta)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if content == nil || wordCount(content) == 0 {
+		return nil, ErrEmpty
+	}
+	normalizeCode(content, codeLanguages(doc))
+	absolutize(content, base)
+	switch format {
+	case Text:
+		out.Content = renderText(content)
+	case HTML:
+		out.Content = renderHTML(content)
+	default:
+		out.Content = renderMarkdown(content, base)
+		// Extractors often drop the <h1> because it duplicates <title>;
+		// a Markdown reader (usually a model) still wants to know what
+		// the page is, so the title heads the document.
+		if meta.Title != "" && findFirst(content, func(n *html.Node) bool { return isElem(n, atom.H1) }) == nil {
+			out.Content = "# " + meta.Title + "\n\n" + out.Content
+		}
+	}
+	return out, nil
+}

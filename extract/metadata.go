@@ -1,0 +1,280 @@
+package extract
+
+import (
+	"encoding/json"
+	nurl "net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// pageMeta is everything read from the document head: the public Metadata
+// plus the type hints (schema.org @type, og:type) that steer page-type rules.
+type pageMeta struct {
+	Metadata
+	schemaTypes []string // JSON-LD @type values, lower-cased
+	ogType      string
+}
+
+// extractMetadata reads JSON-LD, OpenGraph, meta tags and a few document
+// fallbacks. Sources are ranked by how deliberately publishers fill them:
+// JSON-LD is written for search engines and is usually precise, OpenGraph
+// for social cards, plain meta tags are often stale template leftovers.
+func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
+	var pm pageMeta
+	metas := map[string]string{} // first value wins per key
+	var titleTag, canonical, htmlLang string
+	var jsonld []string
+	var firstH1 string
+	var timeDatetime string
+
+	var walk func(n *html.Node, inBody bool)
+	walk = func(n *html.Node, inBody bool) {
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Html:
+				htmlLang = attr(n, "lang")
+			case atom.Body:
+				inBody = true
+			case atom.Title:
+				if titleTag == "" && !inBody && !hasAncestor(n, atom.Svg) {
+					titleTag = textOf(n)
+				}
+			case atom.Meta:
+				key := strings.ToLower(strings.TrimSpace(firstNonEmpty(attr(n, "property"), attr(n, "name"), attr(n, "itemprop"), attr(n, "http-equiv"))))
+				val := strings.TrimSpace(attr(n, "content"))
+				if key != "" && val != "" {
+					if _, ok := metas[key]; !ok {
+						metas[key] = val
+					}
+				}
+			case atom.Link:
+				if canonical == "" && hasToken(attr(n, "rel"), "canonical") {
+					canonical = strings.TrimSpace(attr(n, "href"))
+				}
+			case atom.Script:
+				if strings.Contains(strings.ToLower(attr(n, "type")), "ld+json") && n.FirstChild != nil {
+					jsonld = append(jsonld, n.FirstChild.Data)
+				}
+				return
+			case atom.H1:
+				if firstH1 == "" {
+					firstH1 = collapseSpace(textOf(n))
+				}
+			case atom.Time:
+				if timeDatetime == "" {
+					timeDatetime = attr(n, "datetime")
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inBody)
+		}
+	}
+	walk(doc, false)
+
+	var ld ldInfo
+	for _, s := range jsonld {
+		ld.parse(s)
+	}
+	pm.schemaTypes = ld.types
+	pm.ogType = strings.ToLower(metas["og:type"])
+
+	m := &pm.Metadata
+	titleTag = collapseSpace(titleTag)
+	if firstH1 != "" && len(firstH1) < len(titleTag) && strings.Contains(titleTag, firstH1) {
+		// "<h1> - Site name": the heading is the title without the suffix.
+		titleTag = firstH1
+	}
+	m.Title = collapseSpace(firstNonEmpty(ld.headline, metas["og:title"], metas["twitter:title"], metas["dc.title"], titleTag, firstH1))
+	m.Author = collapseSpace(firstNonEmpty(ld.author, metas["author"], metas["article:author"], metas["dc.creator"], metas["parsely-author"], metas["sailthru.author"], metas["byl"]))
+	if strings.HasPrefix(m.Author, "http") { // article:author is often a profile URL
+		m.Author = ""
+	}
+	m.Description = collapseSpace(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
+	m.SiteName = collapseSpace(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
+	m.Language = normalizeLang(firstNonEmpty(htmlLang, ld.language, metas["og:locale"], metas["content-language"], metas["language"], metas["dc.language"]))
+	for _, d := range []string{ld.published, metas["article:published_time"], metas["og:published_time"], metas["datepublished"], metas["date"], metas["dc.date"], metas["dc.date.issued"], metas["pubdate"], metas["publishdate"], metas["sailthru.date"], metas["parsely-pub-date"], ld.modified, timeDatetime} {
+		if t, ok := parseDate(d); ok {
+			m.Published = t
+			break
+		}
+	}
+	if c := firstNonEmpty(canonical, metas["og:url"]); c != "" {
+		m.CanonicalURL = absURL(base, c)
+	}
+	return pm
+}
+
+// ldInfo gathers fields from JSON-LD blocks, preferring the node that
+// describes the page's main entity (an Article, a Product, a Discussion...)
+// over site-wide nodes (Organization, WebSite, BreadcrumbList).
+type ldInfo struct {
+	types                                    []string
+	headline, author, description            string
+	published, modified, publisher, language string
+}
+
+func (l *ldInfo) parse(s string) {
+	var v any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &v); err != nil {
+		return
+	}
+	l.visit(v, 0)
+}
+
+func (l *ldInfo) visit(v any, depth int) {
+	if depth > 6 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			l.visit(e, depth+1)
+		}
+	case map[string]any:
+		if g, ok := x["@graph"]; ok {
+			l.visit(g, depth+1)
+		}
+		types := ldTypes(x["@type"])
+		l.types = append(l.types, types...)
+		main := false
+		for _, t := range types {
+			switch t {
+			case "organization", "website", "breadcrumblist", "person", "imageobject", "searchaction", "sitenavigationelement", "listitem":
+			default:
+				main = true
+			}
+		}
+		if !main {
+			if l.publisher == "" && len(types) > 0 && types[0] == "website" {
+				l.publisher = ldString(x["name"])
+			}
+			return
+		}
+		setIfEmpty(&l.headline, firstNonEmpty(ldString(x["headline"]), ldString(x["name"])))
+		setIfEmpty(&l.description, ldString(x["description"]))
+		setIfEmpty(&l.published, ldString(x["datePublished"]))
+		setIfEmpty(&l.modified, firstNonEmpty(ldString(x["dateModified"]), ldString(x["dateCreated"])))
+		setIfEmpty(&l.author, ldName(x["author"]))
+		setIfEmpty(&l.publisher, ldName(x["publisher"]))
+		setIfEmpty(&l.language, ldString(x["inLanguage"]))
+		if me, ok := x["mainEntity"]; ok {
+			l.visit(me, depth+1)
+		}
+	}
+}
+
+func ldTypes(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{strings.ToLower(t)}
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, strings.ToLower(s))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func ldString(v any) string {
+	switch t := v.(type) {
+	case string:
+		return strings.TrimSpace(html.UnescapeString(t))
+	case []any:
+		if len(t) > 0 {
+			return ldString(t[0])
+		}
+	case map[string]any:
+		return ldString(t["@value"])
+	}
+	return ""
+}
+
+// ldName reads a Person/Organization (or a list of them) as "A, B".
+func ldName(v any) string {
+	switch t := v.(type) {
+	case string:
+		return strings.TrimSpace(t)
+	case map[string]any:
+		return ldString(t["name"])
+	case []any:
+		var names []string
+		for _, e := range t {
+			if n := ldName(e); n != "" && !contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return strings.Join(names, ", ")
+	}
+	return ""
+}
+
+var dateLayouts = []string{
+	time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05", "2006-01-02 15:04",
+	"2006-01-02", "2006/01/02", "20060102", time.RFC1123, time.RFC1123Z, time.RFC850, "Mon, 2 Jan 2006 15:04:05 -0700",
+	"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02 Jan 2006",
+}
+
+func parseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 64 {
+		return time.Time{}, false
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil && t.Year() > 1900 {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// normalizeLang maps "en_US", "en-us" and "EN" to BCP 47-ish "en-US"/"en".
+func normalizeLang(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
+	if i := strings.IndexAny(s, ",; "); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" || len(s) > 16 {
+		return ""
+	}
+	parts := strings.SplitN(s, "-", 2)
+	out := strings.ToLower(parts[0])
+	if len(parts) == 2 && len(parts[1]) == 2 {
+		out += "-" + strings.ToUpper(parts[1])
+	} else if len(parts) == 2 {
+		out += "-" + parts[1]
+	}
+	return out
+}
+
+func setIfEmpty(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

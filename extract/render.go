@@ -1,0 +1,246 @@
+package extract
+
+import (
+	"bytes"
+	nurl "net/url"
+	"strings"
+	"sync"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The converter is safe for concurrent use once built, and building it
+// registers every plugin, so one shared instance saves work per page.
+var mdConverter = sync.OnceValue(func() *converter.Converter {
+	return converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(
+			// Cells holding <br> or lists would otherwise make the
+			// plugin fall back to raw HTML; a model reads a
+			// table with "<br>" inside cells better than a pasted <table>.
+			table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
+			table.WithSpanCellBehavior(table.SpanBehaviorMirror),
+		),
+		strikethrough.NewStrikethroughPlugin(),
+	))
+})
+
+func renderMarkdown(content *html.Node, base *nurl.URL) string {
+	domain := ""
+	if base != nil {
+		domain = base.String()
+	}
+	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
+	if err != nil {
+		// The converter only errors on misconfiguration or a cancelled
+		// context; plain text is a faithful, if plainer, fallback.
+		return renderText(content)
+	}
+	return tidyMarkdown(strings.TrimSpace(string(out))) + "\n"
+}
+
+// tidyMarkdown empties whitespace-only lines outside fenced code (the
+// converter leaves indentation on blank lines inside list items) and caps
+// blank runs at one. Lines inside fences are left exactly as they are.
+func tidyMarkdown(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	fence := ""
+	blank := 0
+	for _, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			fence = t[:3]
+		} else if fence != "" && strings.HasPrefix(t, fence) && strings.TrimSpace(strings.Trim(t, fence[:1])) == "" {
+			fence = ""
+		} else if fence == "" && strings.TrimSpace(l) == "" {
+			if blank++; blank > 1 {
+				continue
+			}
+			out = append(out, "")
+			continue
+		}
+		blank = 0
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func renderHTML(content *html.Node) string {
+	var b bytes.Buffer
+	for c := content.FirstChild; c != nil; c = c.NextSibling {
+		_ = html.Render(&b, c) // writes to a bytes.Buffer cannot fail
+	}
+	return b.String()
+}
+
+// blockAtoms are elements that start a new line in plain text.
+var blockAtoms = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Ul: true, atom.Ol: true, atom.Li: true, atom.Dl: true, atom.Dt: true, atom.Dd: true, atom.Table: true, atom.Tr: true,
+	atom.Thead: true, atom.Tbody: true, atom.Tfoot: true, atom.Caption: true, atom.Blockquote: true, atom.Pre: true,
+	atom.Section: true, atom.Article: true, atom.Main: true, atom.Header: true, atom.Footer: true, atom.Aside: true,
+	atom.Nav: true, atom.Figure: true, atom.Figcaption: true, atom.Hr: true, atom.Form: true, atom.Fieldset: true,
+	atom.Details: true, atom.Summary: true, atom.Address: true, atom.Body: true, atom.Html: true,
+}
+
+// paragraphAtoms get a blank line around them; other blocks a single newline.
+var paragraphAtoms = map[atom.Atom]bool{
+	atom.P: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Table: true, atom.Blockquote: true, atom.Pre: true, atom.Ul: true, atom.Ol: true, atom.Dl: true, atom.Figure: true,
+	atom.Section: true, atom.Article: true,
+}
+
+// textWriter renders a tree as plain text: inline whitespace collapsed,
+// <pre> kept byte for byte, blocks on their own lines, table cells split by
+// tabs. No Markdown syntax, so word-level scorers and humans see only text.
+type textWriter struct {
+	b       strings.Builder
+	pending int  // newlines owed before the next text
+	space   bool // a collapsed space is owed before the next word
+}
+
+func renderText(content *html.Node) string {
+	var w textWriter
+	w.node(content)
+	return strings.TrimSpace(w.b.String()) + "\n"
+}
+
+func (w *textWriter) breakLines(n int) {
+	if w.b.Len() == 0 {
+		return
+	}
+	if n > w.pending {
+		w.pending = n
+	}
+	w.space = false
+}
+
+func (w *textWriter) flush() {
+	if w.pending > 0 {
+		w.b.WriteString("\n\n"[:w.pending])
+		w.pending = 0
+		w.space = false
+	}
+}
+
+func (w *textWriter) text(s string) {
+	for i, f := range strings.Fields(s) {
+		if i > 0 || (w.space || startsSpace(s)) && w.pending == 0 && w.b.Len() > 0 && !endsNewline(&w.b) {
+			w.b.WriteByte(' ')
+		}
+		w.flush()
+		w.b.WriteString(f)
+		w.space = false
+	}
+	if strings.TrimSpace(s) == "" {
+		if s != "" {
+			w.space = true
+		}
+		return
+	}
+	w.space = endsSpace(s)
+}
+
+func startsSpace(s string) bool { return s != "" && isSpaceByte(s[0]) }
+func endsSpace(s string) bool   { return s != "" && isSpaceByte(s[len(s)-1]) }
+func isSpaceByte(c byte) bool   { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+func endsNewline(b *strings.Builder) bool {
+	s := b.String()
+	return s != "" && s[len(s)-1] == '\n'
+}
+
+func (w *textWriter) node(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data)
+		return
+	case html.ElementNode:
+	case html.DocumentNode:
+	default:
+		return
+	}
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Button, atom.Select, atom.Input, atom.Textarea:
+		return
+	case atom.Br:
+		w.pending = max(w.pending, 1)
+		if w.b.Len() == 0 {
+			w.pending = 0
+		}
+		return
+	case atom.Pre:
+		w.breakLines(2)
+		w.flush()
+		w.b.WriteString(strings.Trim(preText(n), "\n"))
+		w.breakLines(2)
+		return
+	case atom.Td, atom.Th:
+		if n.PrevSibling != nil && hasPrevCell(n) {
+			w.flush()
+			w.b.WriteByte('\t')
+			w.space = false
+		}
+	}
+	block := blockAtoms[n.DataAtom]
+	if block {
+		if paragraphAtoms[n.DataAtom] {
+			w.breakLines(2)
+		} else {
+			w.breakLines(1)
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.node(c)
+	}
+	if block {
+		if paragraphAtoms[n.DataAtom] {
+			w.breakLines(2)
+		} else {
+			w.breakLines(1)
+		}
+	}
+}
+
+func hasPrevCell(n *html.Node) bool {
+	for p := n.PrevSibling; p != nil; p = p.PrevSibling {
+		if isElem(p, atom.Td) || isElem(p, atom.Th) {
+			return true
+		}
+	}
+	return false
+}
+
+// preText is the exact text of a <pre>, with <br> as newlines and
+// highlighting markup dropped; nothing is trimmed or re-indented inside.
+func preText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Br:
+				b.WriteByte('\n')
+				return
+			case atom.Script, atom.Style, atom.Button, atom.Template:
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}

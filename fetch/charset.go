@@ -1,0 +1,83 @@
+package fetch
+
+import (
+	"bytes"
+	"mime"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// toUTF8 decodes body to UTF-8 and returns the name of the encoding used.
+//
+// Order of evidence:
+//  1. A byte-order mark, which is unambiguous (and UTF-16 text can be valid
+//     UTF-8 byte-wise, so it must come first).
+//  2. Bytes that are valid UTF-8 are kept as they are. Real pages often carry
+//     a stale <meta charset=iso-8859-1> or header after being converted to
+//     UTF-8; honouring it would turn every accented letter into mojibake,
+//     whereas legacy-encoded text is almost never valid UTF-8 by accident.
+//  3. The Content-Type header's charset.
+//  4. Sniffing: <meta> prescan for HTML, else windows-1252, the web's de
+//     facto default for unlabelled legacy text.
+//
+// Decoding never fails: undecodable bytes become U+FFFD, because a page
+// with a few bad bytes is still worth reading.
+func toUTF8(body []byte, contentType string) ([]byte, string) {
+	switch {
+	case bytes.HasPrefix(body, []byte{0xEF, 0xBB, 0xBF}):
+		return toValidUTF8(body[3:]), "utf-8"
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
+		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), body), "utf-16le"
+	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
+		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), body), "utf-16be"
+	}
+	if utf8.Valid(body) {
+		return body, "utf-8"
+	}
+	if label := headerCharset(contentType); label != "" {
+		if enc, name := charset.Lookup(label); enc != nil {
+			if name == "utf-8" {
+				// Declared UTF-8 with a few bad bytes: repair, don't guess.
+				return toValidUTF8(body), name
+			}
+			return decodeWith(enc, body), name
+		}
+	}
+	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	if name == "utf-8" {
+		return toValidUTF8(body), name
+	}
+	return decodeWith(enc, body), name
+}
+
+func headerCharset(contentType string) string {
+	if contentType == "" {
+		return ""
+	}
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(params["charset"])
+}
+
+func decodeWith(enc encoding.Encoding, body []byte) []byte {
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		// x/text decoders replace rather than fail; this is belt and braces
+		// for a decoder that does not.
+		return toValidUTF8(body)
+	}
+	return toValidUTF8(out)
+}
+
+func toValidUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+}

@@ -1,0 +1,43 @@
+package fetch
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+func TestToUTF8(t *testing.T) {
+	tests := []struct {
+		name        string
+		body        string
+		contentType string
+		want        string
+		wantName    string
+	}{
+		{"utf-8 unlabelled", "café", "text/html", "café", "utf-8"},
+		{"utf-8 with stale meta", `<meta charset="iso-8859-1"><p>café – naïve</p>`, "text/html", `<meta charset="iso-8859-1"><p>café – naïve</p>`, "utf-8"},
+		{"utf-8 with stale header", "café", "text/html; charset=iso-8859-1", "café", "utf-8"},
+		{"utf-8 bom stripped", "\xEF\xBB\xBFhello", "text/plain", "hello", "utf-8"},
+		{"latin-1 from header", "caf\xe9", "text/plain; charset=ISO-8859-1", "café", "windows-1252"},
+		{"windows-1252 quotes from header", "\x93hi\x94", "text/html; charset=windows-1252", "\u201chi\u201d", "windows-1252"},
+		{"latin-1 from meta", "<meta charset=\"iso-8859-1\"><p>caf\xe9</p>", "text/html", "<meta charset=\"iso-8859-1\"><p>café</p>", "windows-1252"},
+		{"shift_jis from header", "\x93\xfa\x96\x7b", "text/html; charset=shift_jis", "日本", "shift_jis"},
+		{"koi8-r from meta", "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\">\xf0\xd2\xc9\xd7\xc5\xd4", "text/html", "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\">Привет", "koi8-r"},
+		{"unknown charset falls back to sniffing", "caf\xe9", "text/plain; charset=x-made-up", "café", "windows-1252"},
+		{"unlabelled legacy defaults to windows-1252", "caf\xe9", "", "café", "windows-1252"},
+		{"declared utf-8 with bad bytes is repaired", "caf\xe9 ok", "text/html; charset=utf-8", "caf\uFFFD ok", "utf-8"},
+		{"utf-16le bom", "\xFF\xFEh\x00i\x00", "text/plain", "hi", "utf-16le"},
+		{"utf-16be bom", "\xFE\xFF\x00h\x00i", "text/plain", "hi", "utf-16be"},
+		{"malformed content type", "caf\xe9", "text/html; charset", "café", "windows-1252"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, name := toUTF8([]byte(tt.body), tt.contentType)
+			if string(got) != tt.want || name != tt.wantName {
+				t.Errorf("toUTF8() = %q (%s), want %q (%s)", got, name, tt.want, tt.wantName)
+			}
+			if !utf8.Valid(got) {
+				t.Errorf("toUTF8() returned invalid UTF-8")
+			}
+		})
+	}
+}

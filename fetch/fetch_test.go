@@ -1,0 +1,233 @@
+package fetch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webgate/webgate/extract"
+)
+
+func TestFetchContent(t *testing.T) {
+	pdf := makePDF("PDF Title", "Hello from the PDF", "Page two")
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00")
+	routes := map[string]struct {
+		ct, ce string
+		body   []byte
+		status int
+	}{
+		"/article":       {ct: "text/html; charset=utf-8", body: []byte(articleHTML)},
+		"/article.gz":    {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))},
+		"/truncated.gz":  {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))[:200]},
+		"/stale-meta":    {ct: "text/html", body: []byte(strings.Replace(articleHTML, `charset="utf-8"`, `charset="iso-8859-1"`, 1))},
+		"/latin1":        {ct: "text/plain; charset=iso-8859-1", body: []byte("caf\xe9 cr\xe8me")},
+		"/bad-charset":   {ct: "text/plain; charset=no-such-charset", body: []byte("caf\xe9")},
+		"/doc.md":        {ct: "text/markdown; charset=utf-8", body: []byte("# Markdown Doc\n\nSome *text*.\n")},
+		"/data.json":     {ct: "application/json", body: []byte(`{"a": [1, 2]}`)},
+		"/api.json":      {ct: "application/problem+json", body: []byte(`{"title": "x"}`)},
+		"/plain":         {ct: "text/plain", body: []byte("just text\n")},
+		"/no-type":       {ct: "", body: []byte("<html><body><p>sniffed html</p></body></html>")},
+		"/doc.pdf":       {ct: "application/pdf", body: pdf},
+		"/mislabel.pdf":  {ct: "text/html", body: pdf},
+		"/download":      {ct: "application/octet-stream", body: pdf},
+		"/bad.pdf":       {ct: "application/pdf", body: []byte("%PDF-1.7\nthis is not a real pdf\n%%EOF")},
+		"/image.png":     {ct: "image/png", body: png},
+		"/sniffed.png":   {ct: "application/octet-stream", body: png},
+		"/binary-html":   {ct: "text/html", body: png},
+		"/zip":           {ct: "application/zip", body: []byte("PK\x03\x04")},
+		"/random":        {ct: "application/octet-stream", body: []byte{0x00, 0x01, 0x02, 0xfe, 0xff, 0x00}},
+		"/malformed":     {ct: "text/html", body: []byte("<html><body><div><p>Unclosed <b>tags <i>everywhere<table><tr><td>cell<p>Text that matters in a broken page. " + strings.Repeat("More words here. ", 20) + "<script>if (a < b) {</style></body>")},
+		"/empty-html":    {ct: "text/html", body: []byte("")},
+		"/missing":       {ct: "text/plain", body: []byte("not found"), status: 404},
+		"/broken":        {ct: "text/plain", body: []byte("oops"), status: 503},
+		"/limited":       {ct: "text/plain", body: []byte("slow down"), status: 429},
+		"/nolocation301": {status: 301},
+	}
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rt, ok := routes[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if rt.ct != "" {
+			w.Header().Set("Content-Type", rt.ct)
+		} else {
+			w.Header()["Content-Type"] = nil // stop the server sniffing for us
+		}
+		if rt.ce != "" {
+			w.Header().Set("Content-Encoding", rt.ce)
+		}
+		if rt.status == 429 {
+			w.Header().Set("Retry-After", "120")
+		}
+		if rt.status != 0 {
+			w.WriteHeader(rt.status)
+		}
+		_, _ = w.Write(rt.body)
+	}))
+	f := newTestFetcher(t, nil)
+
+	tests := []struct {
+		path     string
+		format   extract.Format
+		wantType string
+		contains []string
+		absent   []string
+		title    string
+		wantErr  error
+	}{
+		{path: "/article", wantType: "text/html", contains: []string{"Webgate fetches pages safely", "café", "Details"}, absent: []string{"Copyright footer"}, title: "The Test Article"},
+		{path: "/article", format: extract.Text, wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
+		{path: "/article", format: extract.HTML, wantType: "text/html", contains: []string{"<p>", "Webgate fetches pages safely"}},
+		{path: "/article", format: extract.Raw, wantType: "text/html", contains: []string{"<footer>Copyright footer</footer>"}},
+		{path: "/article.gz", wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
+		{path: "/truncated.gz", wantErr: ErrBadContent},
+		{path: "/stale-meta", contains: []string{"café"}, absent: []string{"cafÃ©"}},
+		{path: "/latin1", wantType: "text/plain", contains: []string{"café crème"}},
+		{path: "/bad-charset", contains: []string{"café"}},
+		{path: "/doc.md", wantType: "text/markdown", contains: []string{"# Markdown Doc\n\nSome *text*.\n"}, title: "Markdown Doc"},
+		{path: "/data.json", wantType: "application/json", contains: []string{"```json\n{\"a\": [1, 2]}\n```\n"}},
+		{path: "/data.json", format: extract.Raw, contains: []string{`{"a": [1, 2]}`}, absent: []string{"```"}},
+		{path: "/api.json", wantType: "application/problem+json", contains: []string{"```json"}},
+		{path: "/plain", format: extract.HTML, contains: []string{"<pre>just text\n</pre>"}},
+		{path: "/no-type", wantType: "text/html", contains: []string{"sniffed html"}},
+		{path: "/doc.pdf", wantType: "application/pdf", contains: []string{"Hello from the PDF\n\nPage two"}, title: "PDF Title"},
+		{path: "/mislabel.pdf", wantType: "application/pdf", contains: []string{"Hello from the PDF"}},
+		{path: "/download", wantType: "application/pdf", contains: []string{"Hello from the PDF"}},
+		{path: "/bad.pdf", wantErr: ErrBadContent},
+		{path: "/image.png", wantErr: ErrUnsupportedContentType, contains: []string{"image/png"}},
+		{path: "/sniffed.png", wantErr: ErrUnsupportedContentType, contains: []string{"image/png"}},
+		{path: "/binary-html", wantErr: ErrUnsupportedContentType, contains: []string{"image/png"}},
+		{path: "/zip", wantErr: ErrUnsupportedContentType, contains: []string{"application/zip"}},
+		{path: "/random", wantErr: ErrUnsupportedContentType},
+		{path: "/malformed", contains: []string{"Text that matters"}},
+		{path: "/empty-html", wantErr: ErrBadContent},
+		{path: "/missing", wantErr: ErrHTTPStatus, contains: []string{"404"}},
+		{path: "/broken", wantErr: ErrHTTPStatus, contains: []string{"503"}},
+		{path: "/limited", wantErr: ErrRateLimited, contains: []string{"retry after 2m0s"}},
+		{path: "/nolocation301", wantErr: ErrHTTPStatus},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimPrefix(tt.path, "/")+"/"+string(tt.format), func(t *testing.T) {
+			res, err := f.Fetch(context.Background(), Request{URL: srv.URL + tt.path, Format: tt.format})
+			if tt.wantErr != nil {
+				wantSentinel(t, err, tt.wantErr)
+				for _, s := range tt.contains {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not mention %q", err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Fetch() error = %v", err)
+			}
+			if tt.wantType != "" && res.ContentType != tt.wantType {
+				t.Errorf("ContentType = %q, want %q", res.ContentType, tt.wantType)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(res.Content, s) {
+					t.Errorf("content does not contain %q:\n%s", s, res.Content)
+				}
+			}
+			for _, s := range tt.absent {
+				if strings.Contains(res.Content, s) {
+					t.Errorf("content contains %q:\n%s", s, res.Content)
+				}
+			}
+			if tt.title != "" && res.Title != tt.title {
+				t.Errorf("Title = %q, want %q", res.Title, tt.title)
+			}
+			if res.Status != 200 || res.URL != srv.URL+tt.path || res.Cached || res.RetrievedAt.IsZero() {
+				t.Errorf("Result = status %d, url %q, cached %v, retrieved %v", res.Status, res.URL, res.Cached, res.RetrievedAt)
+			}
+		})
+	}
+}
+
+func TestFetchStatusError(t *testing.T) {
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	_, err := newTestFetcher(t, nil).Fetch(context.Background(), Request{URL: srv.URL + "/x"})
+	var se *StatusError
+	if !errors.As(err, &se) || se.Code != 429 || se.RetryAfter != 30*time.Second {
+		t.Fatalf("error = %#v, want *StatusError 429 retry 30s", err)
+	}
+	wantSentinel(t, err, ErrRateLimited)
+}
+
+func TestFetchSendsHonestHeaders(t *testing.T) {
+	var ua, accept, ae string
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/page" {
+			ua, accept, ae = r.UserAgent(), r.Header.Get("Accept"), r.Header.Get("Accept-Encoding")
+		}
+		_, _ = w.Write([]byte("ok"))
+	}))
+	f := newTestFetcher(t, func(o *Options) { o.UserAgent = "webgate-test/1.0 (+https://example.org)" })
+	if _, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/page"}); err != nil {
+		t.Fatal(err)
+	}
+	if ua != "webgate-test/1.0 (+https://example.org)" || accept != acceptHeader || ae != "gzip, deflate" {
+		t.Errorf("headers: ua %q accept %q accept-encoding %q", ua, accept, ae)
+	}
+}
+
+func TestFetchInvalidRequest(t *testing.T) {
+	f := newTestFetcher(t, nil)
+	tests := []struct {
+		name string
+		req  Request
+		want error
+	}{
+		{"format", Request{URL: "https://example.com/", Format: "docx"}, ErrInvalidRequest},
+		{"negative length", Request{URL: "https://example.com/", MaxLength: -1}, ErrInvalidRequest},
+		{"negative start", Request{URL: "https://example.com/", StartIndex: -1}, ErrInvalidRequest},
+		{"negative tokens", Request{URL: "https://example.com/", MaxTokens: -5}, ErrInvalidRequest},
+		{"scheme", Request{URL: "file:///etc/passwd"}, ErrInvalidURL},
+		{"long", Request{URL: "https://example.com/" + strings.Repeat("x", 9000)}, ErrURLTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := f.Fetch(context.Background(), tt.req)
+			wantSentinel(t, err, tt.want)
+		})
+	}
+}
+
+func TestFetchUnreachable(t *testing.T) {
+	srv, _ := newServer(t, http.NotFoundHandler())
+	addr := srv.URL
+	srv.Close() // nothing listens there any more
+	_, err := newTestFetcher(t, func(o *Options) { o.IgnoreRobots = true }).Fetch(context.Background(), Request{URL: addr + "/"})
+	wantSentinel(t, err, ErrUnreachable)
+}
+
+func TestFetchCanceled(t *testing.T) {
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := newTestFetcher(t, nil).Fetch(ctx, Request{URL: srv.URL + "/"})
+	wantSentinel(t, err, ErrTimeout)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v does not wrap context.Canceled", err)
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	b, err := json.Marshal(&Result{URL: "u", Body: []byte("secret"), Cached: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "secret") || strings.Contains(string(b), "cached") {
+		t.Errorf("Body or Cached serialised: %s", b)
+	}
+}
