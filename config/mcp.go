@@ -1,23 +1,63 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
-// MCP configures the MCP tools web_search and web_fetch.
+// MCP configures the MCP tools web_search and web_fetch, over stdio and
+// HTTP alike.
 type MCP struct {
 	// MaxOutputChars caps the text of one tool result. The default, 90000
-	// characters, stays under Claude Code's 25k-token MCP output limit.
+	// characters (about 22k tokens), stays under Claude Code's 25k-token MCP
+	// output limit; webgate also advertises it to Claude Code through the
+	// tool's _meta "anthropic/maxResultSizeChars" so results of that size
+	// are shown inline instead of being saved to a file. The maximum is
+	// 500000, Claude Code's own ceiling.
 	MaxOutputChars int `yaml:"max_output_chars"`
+	// FetchConcurrency caps how many pages one tool call fetches at once
+	// (web_fetch with several URLs, web_search with include_content). The
+	// per-host limit in fetch.per_host_concurrency still applies. The
+	// default is 5.
+	FetchConcurrency int `yaml:"fetch_concurrency"`
+	// ContentTimeout is the deadline for fetching result pages when
+	// web_search is called with include_content. Pages not fetched in time
+	// are returned with their snippet only. The default is 20s.
+	ContentTimeout time.Duration `yaml:"content_timeout"`
+	// ContentResults is how many of the top search results web_search
+	// fetches when include_content is set. The default is 3 and the
+	// maximum 10.
+	ContentResults int `yaml:"content_results"`
 }
 
 func (m *MCP) applyDefaults() {
 	if m.MaxOutputChars == 0 {
 		m.MaxOutputChars = 90000
 	}
+	if m.FetchConcurrency == 0 {
+		m.FetchConcurrency = 5
+	}
+	if m.ContentTimeout == 0 {
+		m.ContentTimeout = 20 * time.Second
+	}
+	if m.ContentResults == 0 {
+		m.ContentResults = 3
+	}
 }
 
 func (m *MCP) validate() []error {
-	if m.MaxOutputChars < 1000 {
-		return []error{fmt.Errorf("mcp.max_output_chars: %d must be at least 1000", m.MaxOutputChars)}
+	var errs []error
+	if m.MaxOutputChars < 1000 || m.MaxOutputChars > 500000 {
+		errs = append(errs, fmt.Errorf("mcp.max_output_chars: %d must be between 1000 and 500000", m.MaxOutputChars))
 	}
-	return nil
+	if m.FetchConcurrency < 1 || m.FetchConcurrency > 20 {
+		errs = append(errs, fmt.Errorf("mcp.fetch_concurrency: %d must be between 1 and 20", m.FetchConcurrency))
+	}
+	if m.ContentTimeout < 0 {
+		errs = append(errs, fmt.Errorf("mcp.content_timeout: %s must not be negative", m.ContentTimeout))
+	}
+	if m.ContentResults < 1 || m.ContentResults > 10 {
+		errs = append(errs, fmt.Errorf("mcp.content_results: %d must be between 1 and 10", m.ContentResults))
+	}
+	return errs
 }

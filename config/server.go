@@ -1,18 +1,75 @@
 package config
 
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
 // Server configures the HTTP surfaces of `webgate serve`: the JSON API, the
 // MCP Streamable HTTP endpoint and the Anthropic-compatible proxy.
 type Server struct {
 	// AuthTokens, when non-empty, requires every request to carry one of
 	// these values as a bearer token (Authorization: Bearer ...) or, on the
 	// Anthropic surface, as x-api-key. Leave empty only on loopback.
+	// /healthz and /openapi.json stay public so load balancers and API
+	// explorers work without a secret.
 	AuthTokens []string `yaml:"auth_tokens"`
 	// AllowedOrigins lists browser origins allowed to call the server, in
 	// addition to same-host loopback origins. It protects the MCP endpoint
-	// against DNS rebinding.
+	// against DNS rebinding. Each entry is a scheme://host[:port] origin
+	// such as https://console.example.com.
 	AllowedOrigins []string `yaml:"allowed_origins"`
+	// MaxRequestBytes caps the body of one request. Larger bodies are
+	// rejected with 413. The default is 1048576 (1 MiB), far above any
+	// legitimate search, fetch or MCP request.
+	MaxRequestBytes int64 `yaml:"max_request_bytes"`
+	// MaxConcurrentRequests caps the requests served at once; further
+	// requests get 503 with Retry-After until one finishes. The default is
+	// 256.
+	MaxConcurrentRequests int `yaml:"max_concurrent_requests"`
+	// ShutdownTimeout is how long `webgate serve` waits for in-flight
+	// requests to finish after SIGINT or SIGTERM before closing them. The
+	// default is 15s.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 }
 
-func (s *Server) applyDefaults() {}
+func (s *Server) applyDefaults() {
+	if s.MaxRequestBytes == 0 {
+		s.MaxRequestBytes = 1 << 20
+	}
+	if s.MaxConcurrentRequests == 0 {
+		s.MaxConcurrentRequests = 256
+	}
+	if s.ShutdownTimeout == 0 {
+		s.ShutdownTimeout = 15 * time.Second
+	}
+}
 
-func (s *Server) validate() []error { return nil }
+func (s *Server) validate() []error {
+	var errs []error
+	for i, t := range s.AuthTokens {
+		// A short token is guessable, and an empty one would authorise any
+		// request that sends "Bearer " with nothing after it.
+		if len(strings.TrimSpace(t)) < 16 {
+			errs = append(errs, fmt.Errorf("server.auth_tokens[%d]: must be at least 16 characters (generate one with: openssl rand -hex 32)", i))
+		}
+	}
+	for i, o := range s.AllowedOrigins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			errs = append(errs, fmt.Errorf("server.allowed_origins[%d]: %q must be an origin such as https://app.example.com", i, o))
+		}
+	}
+	if s.MaxRequestBytes < 1024 {
+		errs = append(errs, fmt.Errorf("server.max_request_bytes: %d must be at least 1024", s.MaxRequestBytes))
+	}
+	if s.MaxConcurrentRequests < 1 {
+		errs = append(errs, fmt.Errorf("server.max_concurrent_requests: %d must be at least 1", s.MaxConcurrentRequests))
+	}
+	if s.ShutdownTimeout < 0 {
+		errs = append(errs, fmt.Errorf("server.shutdown_timeout: %s must not be negative", s.ShutdownTimeout))
+	}
+	return errs
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/service"
+)
+
+type mcpCmd struct{}
+
+// Run serves MCP over stdio until the client closes stdin or the process
+// is signalled. Stdout carries only protocol messages; logs go to stderr.
+func (c *mcpCmd) Run(r *runtime) error {
+	cfg, err := r.Config()
+	if err != nil {
+		return err
+	}
+	log := r.Logger()
+	svc, getter, err := buildService(cfg, log)
+	if err != nil {
+		return err
+	}
+	srv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
+	t := &mcp.IOTransport{Reader: io.NopCloser(r.IO.Stdin), Writer: nopWriteCloser{r.IO.Stdout}}
+	err = srv.Run(r.Ctx, t)
+	if err == nil || errors.Is(err, io.EOF) || r.Ctx.Err() != nil {
+		return nil // the client hung up or we were signalled: a normal end
+	}
+	return fmt.Errorf("mcp: %w", err)
+}
+
+// buildService returns the service and the page fetcher the surfaces use.
+func buildService(cfg *config.Config, log *slog.Logger) (*service.Service, fetch.Getter, error) {
+	svc, err := service.New(cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc, svc.Fetch, nil
+}
+
+func mcpOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger) mcpserver.Options {
+	return mcpserver.Options{
+		Searcher:         svc.Search,
+		Fetcher:          getter,
+		MaxOutputChars:   cfg.MCP.MaxOutputChars,
+		FetchConcurrency: cfg.MCP.FetchConcurrency,
+		ContentTimeout:   cfg.MCP.ContentTimeout,
+		ContentResults:   cfg.MCP.ContentResults,
+		Version:          Version,
+		Logger:           log,
+	}
+}
+
+// nopWriteCloser keeps the transport from closing the process's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/webgate/webgate/httpapi"
+	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/server"
+)
+
+type serveCmd struct {
+	Listen string `help:"Address to listen on (overrides listen; default 127.0.0.1:8788)." placeholder:"HOST:PORT"`
+}
+
+// Run serves the JSON API, MCP over HTTP and /healthz until SIGINT or
+// SIGTERM, then shuts down gracefully.
+func (c *serveCmd) Run(r *runtime) error {
+	cfg, err := r.Config()
+	if err != nil {
+		return err
+	}
+	log := r.serverLogger()
+	svc, getter, err := buildService(cfg, log)
+	if err != nil {
+		return err
+	}
+	addr := cfg.Listen
+	if c.Listen != "" {
+		addr = c.Listen
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && len(cfg.Server.AuthTokens) == 0 {
+		log.Warn("listening on a non-loopback address without server.auth_tokens: anyone who can reach it can use it", "addr", ln.Addr().String())
+	}
+	mcpSrv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
+	opts := server.Options{
+		API: httpapi.New(httpapi.Options{
+			Searcher: svc.Search, Fetcher: getter, MaxBodyBytes: cfg.Server.MaxRequestBytes,
+			FetchConcurrency: cfg.MCP.FetchConcurrency, Logger: log,
+		}),
+		MCP:             mcpserver.HTTPHandler(mcpSrv, cfg.Server.MaxRequestBytes, log),
+		AuthTokens:      cfg.Server.AuthTokens,
+		AllowedOrigins:  cfg.Server.AllowedOrigins,
+		MaxBodyBytes:    cfg.Server.MaxRequestBytes,
+		MaxConcurrent:   cfg.Server.MaxConcurrentRequests,
+		ShutdownTimeout: cfg.Server.ShutdownTimeout,
+		Logger:          log,
+	}
+	fmt.Fprintf(r.IO.Stderr, "webgate %s listening on http://%s (MCP at /mcp, API at /v1/search and /v1/fetch)\n", Version, ln.Addr())
+	return server.Serve(r.Ctx, ln, opts)
+}
+
+// serverLogger logs at the configured level (info by default), unlike the
+// one-shot commands, which stay quiet unless asked: a server's access log
+// is what an operator expects to see.
+func (r *runtime) serverLogger() *slog.Logger {
+	level := slog.LevelInfo
+	lv := r.g.LogLevel
+	if lv == "" && r.cfg != nil {
+		lv = r.cfg.Log.Level
+	}
+	_ = level.UnmarshalText([]byte(lv))
+	opts := &slog.HandlerOptions{Level: level}
+	if r.cfg != nil && r.cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(r.IO.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(r.IO.Stderr, opts))
+}

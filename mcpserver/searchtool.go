@@ -1,0 +1,200 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webgate/webgate/extract"
+	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/search"
+)
+
+type searchArgs struct {
+	Query          string   `json:"query"`
+	MaxResults     int      `json:"max_results"`
+	AllowedDomains []string `json:"allowed_domains"`
+	BlockedDomains []string `json:"blocked_domains"`
+	Country        string   `json:"country"`
+	Language       string   `json:"language"`
+	Freshness      string   `json:"freshness"`
+	IncludeContent bool     `json:"include_content"`
+}
+
+// SearchOutput is web_search's structuredContent.
+type SearchOutput struct {
+	Query    string         `json:"query"`
+	Provider string         `json:"provider"`
+	Results  []SearchResult `json:"results"`
+}
+
+// SearchResult is one hit in SearchOutput. The first fields match
+// search.JSONResult; the content fields are filled by include_content.
+type SearchResult struct {
+	Title            string `json:"title"`
+	URL              string `json:"url"`
+	Snippet          string `json:"snippet"`
+	Published        string `json:"published,omitempty"`
+	Provider         string `json:"provider"`
+	Content          string `json:"content,omitempty"`
+	ContentTruncated bool   `json:"content_truncated,omitempty"`
+	NextStartIndex   int    `json:"next_start_index,omitempty"`
+	ContentError     string `json:"content_error,omitempty"`
+}
+
+// query validates the arguments and builds the search query. Its errors
+// are written for the model.
+func (a *searchArgs) query() (search.Query, error) {
+	q := search.Query{
+		Text:           strings.TrimSpace(a.Query),
+		MaxResults:     a.MaxResults,
+		AllowedDomains: a.AllowedDomains,
+		BlockedDomains: a.BlockedDomains,
+		Language:       strings.TrimSpace(a.Language),
+		Location:       search.Location{Country: strings.ToUpper(strings.TrimSpace(a.Country))},
+		Freshness:      search.Freshness(strings.TrimPrefix(a.Freshness, "any")),
+	}
+	var problems []string
+	switch n := runeLen(q.Text); {
+	case n < 2:
+		problems = append(problems, "query must be at least 2 characters")
+	case n > maxQueryRunes:
+		problems = append(problems, fmt.Sprintf("query must be at most %d characters", maxQueryRunes))
+	}
+	if a.MaxResults < 0 || a.MaxResults > maxResultsLimit {
+		problems = append(problems, fmt.Sprintf("max_results must be between 1 and %d", maxResultsLimit))
+	}
+	if len(a.AllowedDomains) > 0 && len(a.BlockedDomains) > 0 {
+		problems = append(problems, "use allowed_domains or blocked_domains, not both")
+	}
+	if len(a.AllowedDomains) > maxDomainFilter || len(a.BlockedDomains) > maxDomainFilter {
+		problems = append(problems, fmt.Sprintf("at most %d domains per filter", maxDomainFilter))
+	}
+	if c := q.Location.Country; c != "" && (len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z') {
+		problems = append(problems, fmt.Sprintf("country %q must be a two-letter code such as US", a.Country))
+	}
+	if !q.Freshness.Valid() {
+		problems = append(problems, fmt.Sprintf("freshness %q must be one of any, day, week, month, year", a.Freshness))
+	}
+	if len(problems) > 0 {
+		return q, errors.New(strings.Join(problems, "; "))
+	}
+	return q, nil
+}
+
+func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args searchArgs
+	if err := decodeArgs(req, &args); err != nil {
+		return toolError(fmt.Sprintf("web_search arguments are malformed: %v. Pass an object like {\"query\": \"golang generics tutorial\"}.", err)), nil
+	}
+	q, err := args.query()
+	if err != nil {
+		return toolError(fmt.Sprintf("web_search arguments are invalid: %v. Fix them and call web_search again.", err)), nil
+	}
+	steps := 1
+	if args.IncludeContent {
+		steps += t.opts.ContentResults
+	}
+	prog := newProgress(req, steps)
+
+	resp, err := t.opts.Searcher.Search(ctx, q)
+	if err != nil {
+		t.log.DebugContext(ctx, "web_search failed", "err", err)
+		return toolError(searchErrorText(err)), nil
+	}
+	out := SearchOutput{Query: q.Text, Provider: resp.Provider, Results: make([]SearchResult, len(resp.Results))}
+	for i, r := range resp.Results {
+		out.Results[i] = SearchResult{
+			Title: oneLine(r.Title), URL: r.URL, Snippet: oneLine(r.Snippet),
+			Published: r.PublishedString(), Provider: r.Provider,
+		}
+	}
+	prog.step(ctx, fmt.Sprintf("%d results from %s", len(out.Results), resp.Provider))
+
+	if args.IncludeContent && len(out.Results) > 0 {
+		t.enrich(ctx, &out, prog)
+	}
+	text := capText(renderSearch(&out), t.opts.MaxOutputChars)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+}
+
+// enrich fetches the top results' content within ContentTimeout, sharing
+// the output budget between them. A page that fails or is too slow keeps
+// its snippet and says why, so one bad site never fails the search.
+func (t *tools) enrich(ctx context.Context, out *SearchOutput, prog *progress) {
+	n := min(t.opts.ContentResults, len(out.Results))
+	// What the listing itself takes, plus room for per-page notes.
+	budget := (t.opts.MaxOutputChars - runeLen(renderSearch(out)) - 300*n) / n
+	if budget < 500 {
+		return // not enough room to be useful; snippets will have to do
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.opts.ContentTimeout)
+	defer cancel()
+	sem := make(chan struct{}, t.opts.FetchConcurrency)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r := &out.Results[i]
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-ctx.Done():
+				r.ContentError = "not fetched: the content deadline passed"
+				return
+			}
+			res, err := t.opts.Fetcher.Fetch(ctx, fetch.Request{URL: r.URL, Format: extract.Markdown, MaxLength: budget})
+			if err != nil {
+				r.ContentError = fmt.Sprintf("%v (%s)", err, fetch.ErrorType(err))
+				prog.step(ctx, "failed "+r.URL)
+				return
+			}
+			// The fetcher honours MaxLength; cutting again guards the
+			// output cap against a Getter that does not.
+			content, cut := cutRunes(res.Content, budget)
+			r.Content = content
+			switch {
+			case cut:
+				r.ContentTruncated, r.NextStartIndex = true, runeLen(content)
+			case res.Truncated:
+				r.ContentTruncated, r.NextStartIndex = true, res.NextStartIndex
+			}
+			prog.step(ctx, "fetched "+r.URL)
+		})
+	}
+	wg.Wait()
+}
+
+// renderSearch formats results as a numbered Markdown list for the model.
+func renderSearch(out *SearchOutput) string {
+	var b strings.Builder
+	if len(out.Results) == 0 {
+		fmt.Fprintf(&b, "No results for %q (provider: %s). Try broader or different words, or remove domain and freshness filters.", out.Query, out.Provider)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Search results for %q (provider: %s):\n", out.Query, out.Provider)
+	for i, r := range out.Results {
+		fmt.Fprintf(&b, "\n%d. %s\n   URL: %s\n", i+1, r.Title, r.URL)
+		if r.Published != "" {
+			fmt.Fprintf(&b, "   Published: %s\n", r.Published)
+		}
+		if r.Snippet != "" {
+			fmt.Fprintf(&b, "   %s\n", r.Snippet)
+		}
+		switch {
+		case r.Content != "":
+			fmt.Fprintf(&b, "\n   --- Content of result %d ---\n%s\n", i+1, r.Content)
+			if r.ContentTruncated {
+				fmt.Fprintf(&b, "   [Content truncated. Call web_fetch with url=%q and start_index=%d to read on.]\n", r.URL, r.NextStartIndex)
+			}
+			fmt.Fprintf(&b, "   --- End of result %d ---\n", i+1)
+		case r.ContentError != "":
+			fmt.Fprintf(&b, "   [Content not included: %s. Call web_fetch with this URL to try again.]\n", r.ContentError)
+		}
+	}
+	b.WriteString("\nUse web_fetch to read a result in full. Cite the URLs you use.")
+	return b.String()
+}
