@@ -1,11 +1,16 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"time"
+
+	"github.com/webgate/webgate/seal"
 )
 
-// Upstream is the model backend that /v1/messages forwards to.
+// Upstream is the model backend that /v1/messages forwards to, and the
+// settings of the Anthropic-compatible proxy in front of it.
 type Upstream struct {
 	// Kind is "anthropic" for Anthropic-compatible Messages endpoints. The
 	// default is anthropic.
@@ -15,9 +20,77 @@ type Upstream struct {
 	BaseURL string `yaml:"base_url"`
 	// APIKey, when set, replaces the client's credentials on forwarded
 	// requests. Without it the client's x-api-key or Authorization header
-	// is forwarded unchanged.
+	// is forwarded unchanged. Set it whenever server.auth_tokens is used, so
+	// webgate's own token is never sent upstream.
 	APIKey string `yaml:"api_key"`
+	// MaxBodyBytes caps the size of a request body the proxy accepts. The
+	// default is 33554432 (32 MiB), Anthropic's own limit for the Messages
+	// API; larger bodies are refused with request_too_large.
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	// ResponseHeaderTimeout bounds the wait for the upstream's response
+	// headers. Non-streaming requests only get headers once the whole reply
+	// is generated, so the default is a generous 10m.
+	ResponseHeaderTimeout time.Duration `yaml:"response_header_timeout"`
+	// SealKeys are the keys that encrypt and authenticate the opaque
+	// encrypted_content and encrypted_index values webgate gives clients.
+	// Each entry is "<id>:<base64 of 32 random bytes>" (generate one with
+	// `openssl rand -base64 32`). The first key seals, every key opens, so
+	// rotate by putting a new key first and dropping the old one later.
+	// When empty, each process generates a random key at start-up, and
+	// values from an earlier process or another replica cannot be opened.
+	SealKeys []string `yaml:"seal_keys"`
+	// WebSearch configures how the proxy answers web search requests itself.
+	WebSearch UpstreamWebSearch `yaml:"web_search"`
 }
+
+// UpstreamWebSearch configures the proxy's search-execution fast path: a
+// request that only asks for one web search (as Claude Code's WebSearch
+// tool sends) is answered by webgate's own search engine, with no upstream
+// model call.
+type UpstreamWebSearch struct {
+	// FastPath turns the fast path on. The default is true; when false,
+	// every request is forwarded upstream unchanged.
+	FastPath *bool `yaml:"fast_path"`
+	// Enrich fetches the top result pages and adds their passages most
+	// relevant to the query to the text the model reads. The default is
+	// true; it needs the page fetcher.
+	Enrich *bool `yaml:"enrich"`
+	// EnrichPages is how many top results are fetched concurrently for
+	// enrichment. The default is 3; at most 10.
+	EnrichPages int `yaml:"enrich_pages"`
+	// EnrichTimeout bounds enrichment as a whole; pages not fetched by then
+	// are left out. The default is 2s.
+	EnrichTimeout time.Duration `yaml:"enrich_timeout"`
+	// PassagesPerPage is how many key passages are kept from each enriched
+	// page. The default is 2.
+	PassagesPerPage int `yaml:"passages_per_page"`
+	// MaxResults is the number of results asked of the search engine; 0,
+	// the default, means the engine's search.max_results.
+	MaxResults int `yaml:"max_results"`
+	// MaxQueryLength is the longest query, in characters, that is searched;
+	// longer ones get the query_too_long error. The default is 500.
+	MaxQueryLength int `yaml:"max_query_length"`
+	// PingInterval is how often a ping event is streamed while a search or
+	// enrichment is running, keeping idle-timeout proxies from cutting the
+	// stream. The default is 10s.
+	PingInterval time.Duration `yaml:"ping_interval"`
+}
+
+// FastPathEnabled reports whether the search fast path is on.
+func (w UpstreamWebSearch) FastPathEnabled() bool { return w.FastPath == nil || *w.FastPath }
+
+// EnrichEnabled reports whether enrichment is on.
+func (w UpstreamWebSearch) EnrichEnabled() bool { return w.Enrich == nil || *w.Enrich }
+
+// WithDefaults returns u with every unset field at its documented default,
+// for callers that build an Upstream in code rather than loading a file.
+func (u Upstream) WithDefaults() Upstream {
+	u.applyDefaults()
+	return u
+}
+
+// Validate reports every problem in u, each naming its key.
+func (u Upstream) Validate() error { return errors.Join(u.validate()...) }
 
 func (u *Upstream) applyDefaults() {
 	if u.Kind == "" {
@@ -25,6 +98,31 @@ func (u *Upstream) applyDefaults() {
 	}
 	if u.BaseURL == "" {
 		u.BaseURL = "https://api.anthropic.com"
+	}
+	if u.MaxBodyBytes == 0 {
+		u.MaxBodyBytes = 32 << 20
+	}
+	if u.ResponseHeaderTimeout == 0 {
+		u.ResponseHeaderTimeout = 10 * time.Minute
+	}
+	u.WebSearch.applyDefaults()
+}
+
+func (w *UpstreamWebSearch) applyDefaults() {
+	if w.EnrichPages == 0 {
+		w.EnrichPages = 3
+	}
+	if w.EnrichTimeout == 0 {
+		w.EnrichTimeout = 2 * time.Second
+	}
+	if w.PassagesPerPage == 0 {
+		w.PassagesPerPage = 2
+	}
+	if w.MaxQueryLength == 0 {
+		w.MaxQueryLength = 500
+	}
+	if w.PingInterval == 0 {
+		w.PingInterval = 10 * time.Second
 	}
 }
 
@@ -35,6 +133,44 @@ func (u *Upstream) validate() []error {
 	}
 	if p, err := url.Parse(u.BaseURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 		errs = append(errs, fmt.Errorf("upstream.base_url: %q must be an absolute http(s) URL", u.BaseURL))
+	}
+	if u.MaxBodyBytes < 1024 {
+		errs = append(errs, fmt.Errorf("upstream.max_body_bytes: %d must be at least 1024", u.MaxBodyBytes))
+	}
+	if u.ResponseHeaderTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("upstream.response_header_timeout: %s must be positive", u.ResponseHeaderTimeout))
+	}
+	seen := map[string]bool{}
+	for i, s := range u.SealKeys {
+		k, err := seal.ParseKey(s)
+		if err != nil {
+			// The error text never includes the secret itself.
+			errs = append(errs, fmt.Errorf("upstream.seal_keys[%d]: %w", i, err))
+			continue
+		}
+		if seen[k.ID] {
+			errs = append(errs, fmt.Errorf("upstream.seal_keys[%d]: key id %q is used twice", i, k.ID))
+		}
+		seen[k.ID] = true
+	}
+	w := u.WebSearch
+	if w.EnrichPages < 1 || w.EnrichPages > 10 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.enrich_pages: %d must be between 1 and 10", w.EnrichPages))
+	}
+	if w.EnrichTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.enrich_timeout: %s must be positive", w.EnrichTimeout))
+	}
+	if w.PassagesPerPage < 1 || w.PassagesPerPage > 10 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.passages_per_page: %d must be between 1 and 10", w.PassagesPerPage))
+	}
+	if w.MaxResults < 0 || w.MaxResults > 50 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.max_results: %d must be between 0 and 50", w.MaxResults))
+	}
+	if w.MaxQueryLength < 1 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.max_query_length: %d must be positive", w.MaxQueryLength))
+	}
+	if w.PingInterval <= 0 {
+		errs = append(errs, fmt.Errorf("upstream.web_search.ping_interval: %s must be positive", w.PingInterval))
 	}
 	return errs
 }

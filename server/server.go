@@ -65,20 +65,22 @@ func Handler(opts Options) http.Handler {
 		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
 	mux.Handle("/openapi.json", opts.API)
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 1 << 20
+	}
 	protected := http.NewServeMux()
-	protected.Handle("/v1/", opts.API)
-	protected.Handle("/mcp", opts.MCP)
+	// The body cap covers the JSON API and MCP only: Messages requests
+	// carry whole conversations (images included) and the proxy enforces
+	// its own, larger limit (upstream.max_body_bytes).
+	protected.Handle("/v1/", limitBody(opts.MaxBodyBytes, opts.API))
+	protected.Handle("/mcp", limitBody(opts.MaxBodyBytes, opts.MCP))
 	if opts.Messages != nil {
 		for _, p := range []string{"/v1/messages", "/v1/messages/", "/v1/models", "/v1/models/"} {
 			protected.Handle(p, opts.Messages)
 		}
 	}
 	mux.Handle("/", requireAuth(opts.AuthTokens, protected))
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 1 << 20
-	}
 	var h http.Handler = mux
-	h = limitBody(opts.MaxBodyBytes, h)
 	h = limitConcurrency(opts.MaxConcurrent, h)
 	h = checkOrigin(opts.AllowedOrigins, h)
 	h = accessLog(log, h)

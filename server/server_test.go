@@ -129,6 +129,15 @@ func TestBodyLimit(t *testing.T) {
 			t.Errorf("POST %s with a large body = %d, want 413", path, resp.StatusCode)
 		}
 	}
+	// Conversations are larger than API calls: the proxy has its own cap.
+	resp, err := http.Post(ts.URL+"/v1/messages", "application/json", strings.NewReader(`{"x":"`+strings.Repeat("a", 8192)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("POST /v1/messages with a body over the API cap = %d, want 200", resp.StatusCode)
+	}
 }
 
 // TestMCPOverHTTP drives /mcp with the SDK client through the full

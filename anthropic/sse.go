@@ -1,0 +1,388 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Stream event payloads. Each marshals to the data of one SSE event whose
+// event name equals its type member.
+
+type messageStart struct {
+	Type    string   `json:"type"`
+	Message *Message `json:"message"`
+}
+
+type blockStart struct {
+	Type         string       `json:"type"`
+	Index        int          `json:"index"`
+	ContentBlock ContentBlock `json:"content_block"`
+}
+
+type blockDelta struct {
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+	Delta any    `json:"delta"`
+}
+
+type blockStop struct {
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+}
+
+type textDelta struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type inputJSONDelta struct {
+	Type        string `json:"type"`
+	PartialJSON string `json:"partial_json"`
+}
+
+type citationsDelta struct {
+	Type     string   `json:"type"`
+	Citation Citation `json:"citation"`
+}
+
+type messageDelta struct {
+	Type  string `json:"type"`
+	Delta struct {
+		StopReason   *string `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	} `json:"delta"`
+	Usage Usage `json:"usage"`
+}
+
+type typeOnly struct {
+	Type string `json:"type"`
+}
+
+type errorEvent struct {
+	Type  string      `json:"type"`
+	Error ErrorDetail `json:"error"`
+}
+
+// EventWriter writes Anthropic stream events as server-sent events and
+// flushes after each one, so a client sees every event as soon as it is
+// produced rather than when a buffer fills.
+type EventWriter struct {
+	w     io.Writer
+	flush func() error
+	held  bool
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	err   error
+}
+
+// NewEventWriter returns a writer on w. flush, when non-nil, is called after
+// every event (http.ResponseController.Flush in the proxy).
+func NewEventWriter(w io.Writer, flush func() error) *EventWriter {
+	return &EventWriter{w: w, flush: flush}
+}
+
+// Hold stops flushing after each event until Release. Use it around a run
+// of events produced back to back: flushing each one would cost a syscall
+// and a TCP segment apiece without delivering anything sooner.
+func (e *EventWriter) Hold() { e.held = true }
+
+// Release resumes per-event flushing and flushes what was held.
+func (e *EventWriter) Release() error {
+	e.held = false
+	return e.Flush()
+}
+
+// Flush flushes the underlying writer now.
+func (e *EventWriter) Flush() error {
+	if e.err != nil || e.flush == nil {
+		return e.err
+	}
+	if err := e.flush(); err != nil {
+		e.err = fmt.Errorf("flush: %w", err)
+	}
+	return e.err
+}
+
+// Err returns the first write error; once set every method is a no-op, so
+// callers can emit a sequence and check once.
+func (e *EventWriter) Err() error { return e.err }
+
+// Event writes one event with data marshalled from v.
+func (e *EventWriter) Event(name string, v any) error {
+	if e.err != nil {
+		return e.err
+	}
+	e.buf.Reset()
+	e.buf.WriteString("event: ")
+	e.buf.WriteString(name)
+	e.buf.WriteString("\ndata: ")
+	if e.enc == nil {
+		// One encoder writing straight into the reused buffer: no
+		// per-event allocation for the encoded data.
+		e.enc = json.NewEncoder(&e.buf)
+		e.enc.SetEscapeHTML(false)
+	}
+	// Encode ends the JSON with a newline; one more ends the event.
+	if err := e.enc.Encode(v); err != nil {
+		e.err = fmt.Errorf("marshal %s event: %w", name, err)
+		return e.err
+	}
+	e.buf.WriteByte('\n')
+	if _, err := e.w.Write(e.buf.Bytes()); err != nil {
+		e.err = fmt.Errorf("write %s event: %w", name, err)
+		return e.err
+	}
+	if e.flush != nil && !e.held {
+		if err := e.flush(); err != nil {
+			e.err = fmt.Errorf("flush %s event: %w", name, err)
+		}
+	}
+	return e.err
+}
+
+// MessageStart writes message_start. m should have empty content and a
+// null stop_reason.
+func (e *EventWriter) MessageStart(m *Message) error {
+	return e.Event("message_start", messageStart{"message_start", m})
+}
+
+// BlockStart writes content_block_start.
+func (e *EventWriter) BlockStart(index int, b ContentBlock) error {
+	return e.Event("content_block_start", blockStart{"content_block_start", index, b})
+}
+
+// TextDelta writes a text_delta.
+func (e *EventWriter) TextDelta(index int, text string) error {
+	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, textDelta{"text_delta", text}})
+}
+
+// InputJSONDelta writes an input_json_delta.
+func (e *EventWriter) InputJSONDelta(index int, partial string) error {
+	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, inputJSONDelta{"input_json_delta", partial}})
+}
+
+// CitationsDelta writes a citations_delta.
+func (e *EventWriter) CitationsDelta(index int, c Citation) error {
+	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, citationsDelta{"citations_delta", c}})
+}
+
+// BlockStop writes content_block_stop.
+func (e *EventWriter) BlockStop(index int) error {
+	return e.Event("content_block_stop", blockStop{"content_block_stop", index})
+}
+
+// MessageDelta writes message_delta with the final stop reason and the
+// cumulative usage.
+func (e *EventWriter) MessageDelta(stopReason string, u Usage) error {
+	d := messageDelta{Type: "message_delta", Usage: u}
+	d.Delta.StopReason = &stopReason
+	return e.Event("message_delta", d)
+}
+
+// MessageStop writes message_stop.
+func (e *EventWriter) MessageStop() error {
+	return e.Event("message_stop", typeOnly{"message_stop"})
+}
+
+// Ping writes a ping, which keeps idle connections and proxies from timing
+// out while a search runs.
+func (e *EventWriter) Ping() error {
+	return e.Event("ping", typeOnly{"ping"})
+}
+
+// Error writes an error event, Anthropic's way of failing a stream that has
+// already sent its 200 status.
+func (e *EventWriter) Error(typ, msg string) error {
+	return e.Event("error", errorEvent{"error", ErrorDetail{typ, msg}})
+}
+
+// Event is one server-sent event.
+type Event struct {
+	// Name is the event field; "" means the default "message".
+	Name string
+	// Data is the data lines joined with "\n".
+	Data []byte
+	// ID is the last id field seen, per the SSE specification.
+	ID string
+}
+
+// Reader limits.
+var (
+	// ErrLineTooLong means one line exceeded the reader's line limit.
+	ErrLineTooLong = errors.New("sse: line too long")
+	// ErrEventTooLarge means one event's data exceeded the event limit.
+	ErrEventTooLarge = errors.New("sse: event too large")
+)
+
+// Default limits for NewReader. A single Anthropic event is a JSON object
+// on one line; the largest in practice carry a whole web_search_tool_result
+// (tens of KiB), so 1 MiB leaves ample room while still bounding memory
+// against a hostile or broken upstream.
+const (
+	DefaultMaxLine  = 1 << 20
+	DefaultMaxEvent = 4 << 20
+)
+
+// Reader parses a server-sent event stream with bounded memory: a line
+// longer than maxLine or an event whose data exceeds maxEvent is an error,
+// never an unbounded allocation.
+type Reader struct {
+	src      io.Reader
+	buf      []byte
+	start    int
+	end      int
+	eof      bool
+	skipLF   bool // the previous line ended in CR; a following LF belongs to it
+	scanned  int  // bytes after start already known to hold no terminator
+	maxLine  int
+	maxEvent int
+	lastID   string
+}
+
+// NewReader returns a Reader on r. Non-positive limits select the defaults.
+func NewReader(r io.Reader, maxLine, maxEvent int) *Reader {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	if maxEvent <= 0 {
+		maxEvent = DefaultMaxEvent
+	}
+	return &Reader{src: r, buf: make([]byte, min(maxLine+1, 4096)), maxLine: maxLine, maxEvent: maxEvent}
+}
+
+// Next returns the next event. It returns io.EOF at a clean end of stream;
+// an event cut off by EOF is discarded, as the SSE specification requires.
+func (r *Reader) Next() (Event, error) {
+	var (
+		ev      Event
+		data    []byte
+		hasData bool
+	)
+	for {
+		line, err := r.line()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return Event{}, io.EOF
+			}
+			return Event{}, err
+		}
+		if len(line) == 0 {
+			if !hasData {
+				// A blank line after only comments or an event name with no
+				// data dispatches nothing, per the specification.
+				ev.Name = ""
+				continue
+			}
+			ev.Data = data
+			ev.ID = r.lastID
+			return ev, nil
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "event":
+			ev.Name = string(value)
+		case "data":
+			if len(data)+len(value)+1 > r.maxEvent {
+				return Event{}, ErrEventTooLarge
+			}
+			if hasData {
+				data = append(data, '\n')
+			}
+			data = append(data, value...)
+			hasData = true
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				r.lastID = string(value)
+			}
+		}
+	}
+}
+
+// line returns the next line without its terminator (LF, CRLF or CR, as
+// the SSE specification allows). The slice is valid until the next call.
+func (r *Reader) line() ([]byte, error) {
+	for {
+		if r.skipLF && r.start < r.end {
+			if r.buf[r.start] == '\n' {
+				r.start++
+			}
+			r.skipLF = false
+		}
+		if i := bytes.IndexAny(r.buf[r.start+r.scanned:r.end], "\r\n"); i >= 0 {
+			i += r.scanned
+			r.scanned = 0
+			if i > r.maxLine {
+				return nil, ErrLineTooLong
+			}
+			l := r.buf[r.start : r.start+i]
+			r.skipLF = r.buf[r.start+i] == '\r'
+			r.start += i + 1
+			return l, nil
+		}
+		// Remember how far we looked, so byte-at-a-time input does not
+		// make the scan quadratic.
+		r.scanned = r.end - r.start
+		if r.scanned > r.maxLine {
+			return nil, ErrLineTooLong
+		}
+		if r.eof {
+			// A final line with no terminator is an incomplete event; the
+			// caller sees EOF before dispatching it.
+			return nil, io.EOF
+		}
+		if err := r.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// fill reads more input, compacting and growing the buffer up to the line
+// limit so memory stays bounded by maxLine.
+func (r *Reader) fill() error {
+	if r.start > 0 {
+		r.end = copy(r.buf, r.buf[r.start:r.end])
+		r.start = 0
+	}
+	if r.end == len(r.buf) {
+		nb := make([]byte, min(2*len(r.buf), r.maxLine+1))
+		copy(nb, r.buf[:r.end])
+		r.buf = nb
+	}
+	n, err := r.src.Read(r.buf[r.end:])
+	r.end += n
+	if errors.Is(err, io.EOF) {
+		r.eof = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		// A reader returning 0, nil repeatedly would spin; io.Reader allows
+		// it occasionally, so just try again on the next loop.
+		return nil
+	}
+	return nil
+}
+
+// DecodeType returns the type member of an event's JSON data, which for
+// Anthropic streams always equals the event name.
+func DecodeType(data []byte) (string, error) {
+	var t typeOnly
+	if err := json.Unmarshal(data, &t); err != nil {
+		return "", err
+	}
+	return t.Type, nil
+}

@@ -1,0 +1,117 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/search"
+)
+
+// Errors the fast path raises before asking the search engine. They are
+// wrapped with a lowercase explanation and mapped by toolErrorCode.
+var (
+	errQueryTooLong    = errors.New("query too long")
+	errInvalidInput    = errors.New("invalid tool input")
+	errMaxUsesExceeded = errors.New("max uses exceeded")
+)
+
+// Errors of the HTTP surface, mapped by apiError.
+var (
+	errBodyTooLarge        = errors.New("request body too large")
+	errBadBody             = errors.New("request body could not be read")
+	errNotFound            = errors.New("not found")
+	errUpstreamUnreachable = errors.New("upstream unreachable")
+)
+
+// toolErrorCode maps any failure of a web search to the error_code of a
+// web_search_tool_result_error. It is the only place that mapping lives.
+// A failed search is reported inside a 200 response, exactly as Anthropic
+// does, so the model can read the failure and decide to retry or rephrase.
+func toolErrorCode(err error) string {
+	switch {
+	case errors.Is(err, errQueryTooLong):
+		return anthropic.ErrCodeQueryTooLong
+	case errors.Is(err, errMaxUsesExceeded):
+		return anthropic.ErrCodeMaxUsesExceeded
+	case errors.Is(err, search.ErrInvalidQuery) && mentionsLength(err):
+		// search has no dedicated sentinel for length; providers reject
+		// long queries with a 400 whose message says so.
+		return anthropic.ErrCodeQueryTooLong
+	case errors.Is(err, errInvalidInput), errors.Is(err, search.ErrInvalidQuery):
+		return anthropic.ErrCodeInvalidToolInput
+	case errors.Is(err, search.ErrRateLimited):
+		return anthropic.ErrCodeTooManyRequests
+	default:
+		// Auth, quota, blocked, transport failures, an exhausted chain and
+		// deadlines are all "the search service can't answer right now" to
+		// the model; the detail goes to the log, not to the client.
+		return anthropic.ErrCodeUnavailable
+	}
+}
+
+func mentionsLength(err error) bool {
+	m := strings.ToLower(err.Error())
+	return strings.Contains(m, "too long") || strings.Contains(m, "too many characters") || strings.Contains(m, "query length")
+}
+
+// toolErrorText is the sentence the model reads after a failed search.
+func toolErrorText(query, code string, maxQueryLen int) string {
+	var why string
+	switch code {
+	case anthropic.ErrCodeQueryTooLong:
+		why = fmt.Sprintf("the query is longer than %d characters; search again with a shorter query", maxQueryLen)
+	case anthropic.ErrCodeMaxUsesExceeded:
+		why = "this request's max_uses allows no search"
+	case anthropic.ErrCodeInvalidToolInput:
+		why = "the query or its domain filters were rejected; check that allowed_domains and blocked_domains are not both set and hold bare domains such as example.com"
+	case anthropic.ErrCodeTooManyRequests:
+		why = "the search provider is rate limiting requests; wait a moment before searching again"
+	default:
+		why = "the search service is temporarily unavailable; try again shortly"
+	}
+	return fmt.Sprintf("The web search for %q failed (%s): %s.", query, code, why)
+}
+
+// apiError maps a failure of the HTTP surface (before or instead of an
+// upstream response) to a status and Anthropic's error envelope. It is the
+// only place that mapping lives; upstream error responses are never
+// rewritten and pass through with their own status and body.
+func apiError(err error) (int, anthropic.ErrorResponse) {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge, anthropic.NewError("request_too_large", err.Error())
+	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest):
+		return http.StatusBadRequest, anthropic.NewError("invalid_request_error", err.Error())
+	case errors.Is(err, errNotFound):
+		return http.StatusNotFound, anthropic.NewError("not_found_error", err.Error())
+	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
+		return http.StatusGatewayTimeout, anthropic.NewError("api_error", "upstream timed out")
+	case errors.Is(err, errUpstreamUnreachable):
+		// The underlying error may name internal hosts; keep it in logs.
+		return http.StatusBadGateway, anthropic.NewError("api_error", "upstream unreachable")
+	default:
+		return http.StatusInternalServerError, anthropic.NewError("api_error", "internal error")
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// writeError writes err as an Anthropic error response.
+func writeError(w http.ResponseWriter, err error) {
+	status, body := apiError(err)
+	b, _ := anthropic.Marshal(body)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

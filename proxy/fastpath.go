@@ -1,0 +1,348 @@
+package proxy
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/search"
+)
+
+// checkCall validates the tool input before any search, returning an error
+// that toolErrorCode maps to the right error_code.
+func (h *Handler) checkCall(c *searchCall) error {
+	if c.Tool.MaxUses != nil && *c.Tool.MaxUses < 1 {
+		return fmt.Errorf("max_uses is %d: %w", *c.Tool.MaxUses, errMaxUsesExceeded)
+	}
+	if c.Query == "" {
+		return fmt.Errorf("empty query: %w", errInvalidInput)
+	}
+	if n := utf8.RuneCountInString(c.Query); n > h.ws.MaxQueryLength {
+		return fmt.Errorf("query is %d characters, limit %d: %w", n, h.ws.MaxQueryLength, errQueryTooLong)
+	}
+	if len(c.Tool.AllowedDomains) > 0 && len(c.Tool.BlockedDomains) > 0 {
+		return fmt.Errorf("allowed_domains and blocked_domains are both set: %w", errInvalidInput)
+	}
+	for _, list := range [][]string{c.Tool.AllowedDomains, c.Tool.BlockedDomains} {
+		for _, d := range list {
+			if _, _, err := parseDomainRule(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parseDomainRule splits a domain filter entry ("example.com",
+// "docs.example.com/guide", "*.example.com") into a lowercase host and an
+// optional path prefix. Like Anthropic, it refuses schemes and whitespace.
+func parseDomainRule(rule string) (host, path string, err error) {
+	r := strings.ToLower(strings.TrimSpace(rule))
+	if r == "" || strings.Contains(r, "://") || strings.ContainsAny(r, " \t\r\n?#@") {
+		return "", "", fmt.Errorf("domain rule %q: %w", rule, errInvalidInput)
+	}
+	r = strings.TrimPrefix(r, "*.")
+	host, path, _ = strings.Cut(r, "/")
+	if host == "" || strings.Contains(host, "*") || strings.HasPrefix(host, ".") {
+		return "", "", fmt.Errorf("domain rule %q: %w", rule, errInvalidInput)
+	}
+	if path != "" {
+		path = "/" + strings.TrimSuffix(path, "*")
+	}
+	return host, path, nil
+}
+
+// domainMatch reports whether u is on host (or a subdomain) under path.
+func domainMatch(u *url.URL, host, path string) bool {
+	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if h != host && !strings.HasSuffix(h, "."+host) {
+		return false
+	}
+	return path == "" || strings.HasPrefix(u.EscapedPath(), path)
+}
+
+// filterDomains applies the tool's domain rules to results. The search
+// engine is asked to enforce them too; doing it again here is cheap and
+// guarantees a model never sees a result it explicitly excluded, whatever
+// a provider or engine version does.
+func filterDomains(results []search.Result, allowed, blocked []string) []search.Result {
+	if len(allowed) == 0 && len(blocked) == 0 {
+		return results
+	}
+	type rule struct{ host, path string }
+	parse := func(list []string) []rule {
+		var out []rule
+		for _, d := range list {
+			if h, p, err := parseDomainRule(d); err == nil {
+				out = append(out, rule{h, p})
+			}
+		}
+		return out
+	}
+	allow, block := parse(allowed), parse(blocked)
+	out := results[:0:0]
+	for _, r := range results {
+		u, err := url.Parse(r.URL)
+		if err != nil || u.Host == "" {
+			continue
+		}
+		ok := len(allow) == 0
+		for _, a := range allow {
+			if domainMatch(u, a.host, a.path) {
+				ok = true
+				break
+			}
+		}
+		for _, b := range block {
+			if domainMatch(u, b.host, b.path) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// maxSearchTime is a backstop for Searchers without their own deadline
+// (the Engine enforces search.timeout, 15s by default, well inside it), so
+// no fast-path request can hang on a provider forever.
+const maxSearchTime = 60 * time.Second
+
+// execute runs the search and, when configured, the enrichment.
+func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
+	if err := h.checkCall(c); err != nil {
+		return &outcome{err: err}
+	}
+	q := search.Query{
+		Text:           c.Query,
+		MaxResults:     h.ws.MaxResults,
+		AllowedDomains: c.Tool.AllowedDomains,
+		BlockedDomains: c.Tool.BlockedDomains,
+	}
+	if loc := c.Tool.UserLocation; loc != nil {
+		q.Location = search.Location{Country: loc.Country, Region: loc.Region, City: loc.City, Timezone: loc.Timezone}
+	}
+	sctx, cancel := context.WithTimeout(ctx, maxSearchTime)
+	resp, err := h.searcher.Search(sctx, q)
+	cancel()
+	if err != nil {
+		return &outcome{err: fmt.Errorf("search: %w", err)}
+	}
+	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider}
+	if h.enrichOn && h.fetcher != nil && len(o.results) > 0 {
+		ectx, cancel := context.WithTimeout(ctx, h.ws.EnrichTimeout)
+		o.passages = enrich(ectx, h.fetcher, h.log, c.Query, o.results, h.ws.EnrichPages, h.ws.PassagesPerPage)
+		cancel()
+	}
+	return o
+}
+
+// idAlphabet is base62, which Anthropic's ids use.
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// newID returns prefix followed by 24 random base62 characters.
+func newID(prefix string) string {
+	var b [24]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	out := make([]byte, len(prefix), len(prefix)+len(b))
+	copy(out, prefix)
+	for _, x := range b {
+		// The slight modulo bias is harmless: ids must be unique, not secret.
+		out = append(out, idAlphabet[int(x)%len(idAlphabet)])
+	}
+	return string(out)
+}
+
+// estimateTokens approximates a token count from bytes of JSON or text at
+// the usual four bytes per token. It exists so usage and count_tokens carry
+// plausible, stable figures for requests no model ever sees.
+func estimateTokens(n int) int { return max(1, (n+3)/4) }
+
+func inputTokens(c *searchCall) int {
+	n := len(c.Req.System)
+	for _, m := range c.Req.Messages {
+		n += len(m.Raw)
+	}
+	for _, t := range c.Req.Tools {
+		n += len(t.Raw)
+	}
+	return estimateTokens(n)
+}
+
+// serveSearch answers a search-execution request without any model call,
+// streaming exactly the event sequence Anthropic's servers send for one
+// web search followed by a text answer.
+func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchCall) {
+	start := time.Now()
+	ctx := r.Context()
+	toolID := newID("srvtoolu_")
+	input, _ := anthropic.Marshal(map[string]string{"query": c.Query})
+	msg := &anthropic.Message{
+		ID: newID("msg_"), Type: "message", Role: "assistant", Model: c.Model,
+		Content: []anthropic.ContentBlock{},
+		Usage:   anthropic.Usage{InputTokens: inputTokens(c), OutputTokens: 1},
+	}
+	w.Header().Set("request-id", newID("req_"))
+
+	var ew *anthropic.EventWriter
+	if c.Stream {
+		hdr := w.Header()
+		hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
+		hdr.Set("Cache-Control", "no-cache")
+		// Tell buffering reverse proxies (nginx) to pass events through.
+		hdr.Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		ew = anthropic.NewEventWriter(w, flusher(w))
+		// The tool call is known before the search starts, so it is sent at
+		// once: the client shows "Searching: <query>" immediately.
+		ew.Hold()
+		ew.MessageStart(msg)
+		ew.BlockStart(0, anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: []byte(`{}`)})
+		ew.InputJSONDelta(0, string(input))
+		ew.BlockStop(0)
+		ew.Release()
+		if err := ew.Err(); err != nil {
+			h.log.DebugContext(ctx, "client went away", "err", err)
+			return
+		}
+	}
+
+	o := h.run(ctx, c, ew)
+	if ctx.Err() != nil || (ew != nil && ew.Err() != nil) {
+		// The client left; the search was cancelled with it and nobody is
+		// listening for the answer.
+		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
+		return
+	}
+	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
+	result, err := comp.resultBlock(toolID, c.Query, o)
+	var segs []segment
+	if err == nil {
+		segs, err = comp.digest(c, o)
+	}
+	if err != nil {
+		// Sealing only fails if the system's randomness does; nothing
+		// sensible can be sent, so fail loudly.
+		h.log.ErrorContext(ctx, "compose web search answer", "err", err)
+		if ew != nil {
+			ew.Error("api_error", "internal error")
+		} else {
+			writeError(w, err)
+		}
+		return
+	}
+	text := textOf(segs)
+	requests := 0
+	if o.err == nil {
+		requests = 1
+	}
+	final := msg.Usage
+	final.OutputTokens = estimateTokens(len(input) + len(text.Text))
+	final.ServerToolUse = &anthropic.ServerToolUsage{WebSearchRequests: requests}
+
+	h.logSearch(ctx, c, o, time.Since(start))
+	if ew == nil {
+		end := "end_turn"
+		msg.StopReason = &end
+		msg.Usage = final
+		msg.Content = []anthropic.ContentBlock{
+			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: input},
+			result,
+			text,
+		}
+		b, err := anthropic.Marshal(msg)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
+	// Everything from here is ready at once; one flush at the end sends it
+	// in as few segments as the response buffer allows.
+	ew.Hold()
+	ew.BlockStart(1, result)
+	ew.BlockStop(1)
+	ew.BlockStart(2, anthropic.TextBlock{})
+	for _, s := range segs {
+		for _, ci := range s.cites {
+			ew.CitationsDelta(2, ci)
+		}
+		ew.TextDelta(2, s.text)
+	}
+	ew.BlockStop(2)
+	ew.MessageDelta("end_turn", final)
+	ew.MessageStop()
+	ew.Release()
+	if err := ew.Err(); err != nil {
+		h.log.DebugContext(ctx, "client went away", "err", err)
+	}
+}
+
+// flusher returns a flush function for w. A ResponseWriter wrapped by
+// middleware that cannot flush is tolerated (events then arrive when the
+// server's buffer fills or the handler returns) instead of failing the
+// stream on its first event.
+func flusher(w http.ResponseWriter) func() error {
+	rc := http.NewResponseController(w)
+	return func() error {
+		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		return nil
+	}
+}
+
+// run executes the search. While streaming it sends a ping every
+// PingInterval so idle-timeout proxies keep the connection open; if a ping
+// cannot be written the client is gone, and the search is cancelled and
+// waited for, so no goroutine outlives the request.
+func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
+	if ew == nil {
+		return h.execute(ctx, c)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan *outcome, 1)
+	go func() { done <- h.execute(ctx, c) }()
+	t := time.NewTicker(h.ws.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case o := <-done:
+			return o
+		case <-t.C:
+			if ew.Ping() != nil {
+				cancel()
+				return <-done
+			}
+		}
+	}
+}
+
+func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took time.Duration) {
+	attrs := []any{"took", took, "results", len(o.results), "stream", c.Stream}
+	if o.provider != "" {
+		attrs = append(attrs, "provider", o.provider)
+	}
+	if o.passages != nil {
+		attrs = append(attrs, "enriched_pages", len(o.passages))
+	}
+	if o.err != nil {
+		h.log.WarnContext(ctx, "web search failed", append(attrs, "error_code", toolErrorCode(o.err), "err", o.err)...)
+		return
+	}
+	h.log.InfoContext(ctx, "web search answered", attrs...)
+	h.log.DebugContext(ctx, "web search query", "query", c.Query)
+}

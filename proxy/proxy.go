@@ -1,0 +1,230 @@
+// Package proxy is webgate's Anthropic-compatible Messages API endpoint.
+//
+// It makes Claude Code's WebSearch (a server tool that normally only
+// Anthropic's servers execute) work on any backend: Claude Code runs a
+// search by sending a separate, tiny /v1/messages request whose only job is
+// "search for X". The proxy recognises that request by its shape and answers
+// it itself from webgate's search engine, streaming exactly the events
+// Anthropic would (server_tool_use, web_search_tool_result, a cited text
+// digest). Every other request is forwarded byte for byte to the configured
+// upstream, streamed back unbuffered.
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/seal"
+	"github.com/webgate/webgate/search"
+	upstream "github.com/webgate/webgate/upstream/anthropic"
+)
+
+// Options configures a Handler.
+type Options struct {
+	// Searcher answers search-execution requests. Required.
+	Searcher search.Searcher
+	// Fetcher fetches top result pages for enrichment; nil disables
+	// enrichment.
+	Fetcher fetch.Getter
+	// Upstream is the backend and the proxy's settings; unset fields take
+	// their documented defaults.
+	Upstream config.Upstream
+	// HTTPClient talks to the upstream; nil builds one with bounded
+	// connect, TLS and header timeouts.
+	HTTPClient *http.Client
+	// Sealer encrypts encrypted_content and encrypted_index; nil builds one
+	// from Upstream.SealKeys (or an ephemeral key when there are none).
+	Sealer *seal.Sealer
+	// Logger receives request logs; nil discards.
+	Logger *slog.Logger
+}
+
+// Handler serves /v1/messages, /v1/messages/count_tokens and /v1/models.
+type Handler struct {
+	searcher search.Searcher
+	fetcher  fetch.Getter
+	up       *upstream.Client
+	sealer   *seal.Sealer
+	log      *slog.Logger
+	cfg      config.Upstream
+	ws       config.UpstreamWebSearch
+	fastPath bool
+	enrichOn bool
+}
+
+// New validates opts and returns a Handler.
+func New(opts Options) (*Handler, error) {
+	if opts.Searcher == nil {
+		return nil, errors.New("proxy: a searcher is required")
+	}
+	cfg := opts.Upstream.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
+	up, err := upstream.New(cfg, opts.HTTPClient)
+	if err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
+	s := opts.Sealer
+	if s == nil {
+		if s, err = seal.FromConfig(cfg.SealKeys); err != nil {
+			return nil, fmt.Errorf("proxy: upstream.seal_keys: %w", err)
+		}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{
+		searcher: opts.Searcher, fetcher: opts.Fetcher, up: up, sealer: s,
+		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
+		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
+	}, nil
+}
+
+// Register mounts h on mux at every path it serves.
+func (h *Handler) Register(mux *http.ServeMux) {
+	for _, p := range []string{"/v1/messages", "/v1/messages/", "/v1/models", "/v1/models/"} {
+		mux.Handle(p, h)
+	}
+}
+
+// ServeHTTP routes a request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	if !(p == "/v1/messages" || strings.HasPrefix(p, "/v1/messages/") || p == "/v1/models" || strings.HasPrefix(p, "/v1/models/")) {
+		writeError(w, fmt.Errorf("%s: %w", p, errNotFound))
+		return
+	}
+	body, err := h.readBody(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if r.Method == http.MethodPost && h.fastPath && (p == "/v1/messages" || p == "/v1/messages/count_tokens") {
+		if c, ok := h.detectBody(body); ok {
+			if p == "/v1/messages" {
+				h.serveSearch(w, r, c)
+			} else {
+				h.serveCountTokens(w, c)
+			}
+			return
+		}
+	}
+	h.forward(w, r, body)
+}
+
+// readBody reads the whole body, bounded by max_body_bytes. The proxy must
+// hold it to classify the request, and forwarding the held bytes is what
+// keeps passthrough byte-faithful.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	if r.ContentLength > h.cfg.MaxBodyBytes {
+		return nil, fmt.Errorf("body is %d bytes, limit %d: %w", r.ContentLength, h.cfg.MaxBodyBytes, errBodyTooLarge)
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, fmt.Errorf("body exceeds %d bytes: %w", h.cfg.MaxBodyBytes, errBodyTooLarge)
+		}
+		return nil, fmt.Errorf("%w: %v", errBadBody, err)
+	}
+	return b, nil
+}
+
+// webSearchMarker is a cheap pre-filter: a body that never mentions a
+// web_search_* tool type cannot be a search-execution request, so ordinary
+// conversations (often megabytes) are forwarded without being parsed.
+var webSearchMarker = []byte(`"web_search_`)
+
+func (h *Handler) detectBody(body []byte) (*searchCall, bool) {
+	if !bytes.Contains(body, webSearchMarker) {
+		return nil, false
+	}
+	req, err := anthropic.DecodeRequest(body)
+	if err != nil {
+		// Not ours to judge: the upstream answers malformed requests with
+		// its own canonical error.
+		return nil, false
+	}
+	return detect(req)
+}
+
+// serveCountTokens answers count_tokens for a search-execution request
+// locally. Such a request is never sent upstream, so the upstream's count
+// would describe a call that does not happen, and many Anthropic-compatible
+// backends lack the endpoint anyway.
+func (h *Handler) serveCountTokens(w http.ResponseWriter, c *searchCall) {
+	b, _ := anthropic.Marshal(map[string]int{"input_tokens": inputTokens(c)})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// copyBufs recycles the passthrough copy buffers.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// forward relays the request upstream and streams the response back. The
+// upstream request is bound to the client's context, so a disconnect
+// cancels it; each chunk is flushed as soon as it is read, so SSE events
+// reach the client as the upstream emits them.
+func (h *Handler) forward(w http.ResponseWriter, r *http.Request, body []byte) {
+	ctx := r.Context()
+	resp, err := h.up.Do(ctx, r, body)
+	if err != nil {
+		if ctx.Err() != nil {
+			h.log.DebugContext(ctx, "client went away before upstream answered", "path", r.URL.Path)
+			return
+		}
+		h.log.WarnContext(ctx, "upstream request failed", "path", r.URL.Path, "err", err)
+		if !errors.Is(err, context.DeadlineExceeded) && !isTimeout(err) {
+			err = fmt.Errorf("%w: %w", errUpstreamUnreachable, err)
+		}
+		writeError(w, err)
+		return
+	}
+	defer resp.Body.Close()
+	dst := w.Header()
+	for k, v := range upstream.CleanHeader(resp.Header) {
+		dst[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	rc := http.NewResponseController(w)
+	bp := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(bp)
+	buf := *bp
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				h.log.DebugContext(ctx, "client went away during upstream response", "err", werr)
+				return
+			}
+			if ferr := rc.Flush(); ferr != nil && !errors.Is(ferr, http.ErrNotSupported) {
+				return
+			}
+		}
+		if rerr != nil {
+			if !errors.Is(rerr, io.EOF) && ctx.Err() == nil {
+				// Headers are gone already; all that can be done is to cut
+				// the response short, which the client sees as a broken
+				// stream rather than a silently truncated success.
+				h.log.WarnContext(ctx, "upstream response broken", "path", r.URL.Path, "err", rerr)
+				panic(http.ErrAbortHandler)
+			}
+			return
+		}
+	}
+}

@@ -1,0 +1,217 @@
+// Package seal provides authenticated encryption for the opaque tokens
+// webgate hands to clients: web_search_result.encrypted_content and
+// web_search_result_location.encrypted_index.
+//
+// Anthropic's clients treat those fields as opaque and send them back in
+// later turns; webgate must be able to trust what comes back (a client must
+// not be able to make the proxy "remember" a page it never fetched) and must
+// not leak fetched content in a readable form that looks authoritative. So
+// each token is AES-256-GCM ciphertext, bound by its additional data to a
+// purpose string, and prefixed with a version and a key id:
+//
+//	wg1.<key id>.<base64url(nonce || ciphertext || tag)>
+//
+// Several keys can be configured. The first seals; all of them open, so an
+// operator rotates by adding a new key in front and removing the old one
+// once tokens sealed with it no longer matter.
+package seal
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// KeySize is the length of a key in bytes (AES-256).
+const KeySize = 32
+
+const version = "wg1"
+
+// Errors returned by Open. Both mean "do not trust this token".
+var (
+	// ErrMalformed: the token is not of the wg1.<kid>.<payload> form or the
+	// payload is not valid base64url.
+	ErrMalformed = errors.New("seal: malformed token")
+	// ErrUnknownKey: the token names a key id this Sealer does not hold
+	// (sealed by another process or with a retired key).
+	ErrUnknownKey = errors.New("seal: unknown key id")
+	// ErrInvalid: authentication failed; the token was tampered with, sealed
+	// for another purpose, or sealed with a different key of the same id.
+	ErrInvalid = errors.New("seal: authentication failed")
+)
+
+// Key is one named key.
+type Key struct {
+	// ID names the key inside tokens: 1 to 16 characters from [A-Za-z0-9_-].
+	ID string
+	// Secret is KeySize random bytes.
+	Secret []byte
+}
+
+// ParseKey parses the configuration form "<id>:<base64 secret>", where the
+// secret is standard or URL-safe base64, padded or not, of exactly 32 bytes.
+func ParseKey(s string) (Key, error) {
+	id, enc, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok {
+		return Key{}, errors.New(`seal key must look like "<id>:<base64 of 32 bytes>"`)
+	}
+	if err := validID(id); err != nil {
+		return Key{}, err
+	}
+	secret, err := decodeAnyBase64(enc)
+	if err != nil {
+		return Key{}, fmt.Errorf("seal key %q: secret is not base64: %w", id, err)
+	}
+	if len(secret) != KeySize {
+		return Key{}, fmt.Errorf("seal key %q: secret is %d bytes, want %d", id, len(secret), KeySize)
+	}
+	return Key{ID: id, Secret: secret}, nil
+}
+
+func decodeAnyBase64(s string) ([]byte, error) {
+	s = strings.TrimRight(s, "=")
+	if strings.ContainsAny(s, "-_") {
+		return base64.RawURLEncoding.DecodeString(s)
+	}
+	return base64.RawStdEncoding.DecodeString(s)
+}
+
+func validID(id string) error {
+	if len(id) == 0 || len(id) > 16 {
+		return fmt.Errorf("seal key id %q must be 1 to 16 characters", id)
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return fmt.Errorf("seal key id %q may only contain letters, digits, '_' and '-'", id)
+		}
+	}
+	return nil
+}
+
+// GenerateKey returns a fresh random key with the given id.
+func GenerateKey(id string) (Key, error) {
+	if err := validID(id); err != nil {
+		return Key{}, err
+	}
+	secret := make([]byte, KeySize)
+	if _, err := rand.Read(secret); err != nil {
+		return Key{}, fmt.Errorf("seal: generate key: %w", err)
+	}
+	return Key{ID: id, Secret: secret}, nil
+}
+
+// Sealer seals with its first key and opens with any of its keys. It is
+// safe for concurrent use.
+type Sealer struct {
+	primary string
+	aeads   map[string]cipher.AEAD
+}
+
+// New returns a Sealer over keys; keys[0] seals. Key ids must be unique.
+func New(keys ...Key) (*Sealer, error) {
+	if len(keys) == 0 {
+		return nil, errors.New("seal: at least one key is required")
+	}
+	s := &Sealer{primary: keys[0].ID, aeads: make(map[string]cipher.AEAD, len(keys))}
+	for _, k := range keys {
+		if err := validID(k.ID); err != nil {
+			return nil, err
+		}
+		if len(k.Secret) != KeySize {
+			return nil, fmt.Errorf("seal key %q: secret is %d bytes, want %d", k.ID, len(k.Secret), KeySize)
+		}
+		if _, dup := s.aeads[k.ID]; dup {
+			return nil, fmt.Errorf("seal key id %q is used twice", k.ID)
+		}
+		block, err := aes.NewCipher(k.Secret)
+		if err != nil {
+			return nil, fmt.Errorf("seal key %q: %w", k.ID, err)
+		}
+		aead, err := cipher.NewGCM(block)
+		if err != nil {
+			return nil, fmt.Errorf("seal key %q: %w", k.ID, err)
+		}
+		s.aeads[k.ID] = aead
+	}
+	return s, nil
+}
+
+// Ephemeral returns a Sealer with one random key, for processes that were
+// given no keys. Its tokens cannot be opened after a restart or by another
+// replica, which only matters for clients that replay old turns.
+func Ephemeral() (*Sealer, error) {
+	k, err := GenerateKey("eph")
+	if err != nil {
+		return nil, err
+	}
+	return New(k)
+}
+
+// FromConfig builds a Sealer from "<id>:<base64>" strings, or an ephemeral
+// one when none are given.
+func FromConfig(specs []string) (*Sealer, error) {
+	if len(specs) == 0 {
+		return Ephemeral()
+	}
+	keys := make([]Key, 0, len(specs))
+	for _, s := range specs {
+		k, err := ParseKey(s)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return New(keys...)
+}
+
+// additionalData binds a token to its purpose and key id, so a token sealed
+// as an index cannot be replayed as content and the visible key id cannot
+// be swapped.
+func additionalData(purpose, kid string) []byte {
+	return []byte(version + "\x00" + kid + "\x00" + purpose)
+}
+
+// Seal encrypts plaintext for purpose (e.g. "web_search_result").
+func (s *Sealer) Seal(purpose string, plaintext []byte) (string, error) {
+	aead := s.aeads[s.primary]
+	ns := aead.NonceSize()
+	buf := make([]byte, ns, ns+len(plaintext)+aead.Overhead())
+	if _, err := rand.Read(buf); err != nil {
+		return "", fmt.Errorf("seal: nonce: %w", err)
+	}
+	buf = aead.Seal(buf, buf[:ns], plaintext, additionalData(purpose, s.primary))
+	return version + "." + s.primary + "." + base64.RawURLEncoding.EncodeToString(buf), nil
+}
+
+// Open authenticates and decrypts a token sealed for purpose.
+func (s *Sealer) Open(purpose, token string) ([]byte, error) {
+	v, rest, ok := strings.Cut(token, ".")
+	if !ok || v != version {
+		return nil, ErrMalformed
+	}
+	kid, payload, ok := strings.Cut(rest, ".")
+	if !ok {
+		return nil, ErrMalformed
+	}
+	aead, ok := s.aeads[kid]
+	if !ok {
+		return nil, ErrUnknownKey
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		return nil, ErrMalformed
+	}
+	ns := aead.NonceSize()
+	if len(raw) < ns+aead.Overhead() {
+		return nil, ErrMalformed
+	}
+	pt, err := aead.Open(nil, raw[:ns], raw[ns:], additionalData(purpose, kid))
+	if err != nil {
+		return nil, ErrInvalid
+	}
+	return pt, nil
+}
