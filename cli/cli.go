@@ -54,7 +54,7 @@ type root struct {
 	Providers providersCmd `cmd:"" help:"List search providers, whether each is configured and reachable."`
 	Extract   extractCmd   `cmd:"" help:"Extract the main content of a local HTML file as Markdown or text (no network)."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve the web_search and web_fetch tools over MCP on stdin/stdout (for Claude Code, Gemini CLI, Cursor...)."`
-	Serve     serveCmd     `cmd:"" help:"Serve the HTTP API, MCP over HTTP (/mcp) and /healthz."`
+	Serve     serveCmd     `cmd:"" help:"Serve the JSON API (/v1/search, /v1/fetch), MCP over HTTP (/mcp), the Anthropic Messages proxy (/v1/messages) and /healthz."`
 	Setup     setupCmd     `cmd:"" help:"Print or write the configuration that adds webgate to an AI client."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
 }
