@@ -21,8 +21,8 @@ import (
 // on mixed pages; webgate's cleaned page keeps every visible block and so
 // wins where content is spread out (forums, products, listings). When the
 // article extractors keep only a small part of what the cleaned page shows
-// on a page not declared as an article, they most likely latched onto one
-// block of many, and the cleaned page is the better answer.
+// on a page not declared as an article (under 70%), they most likely
+// latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
 	kind := classifyPage(pm, base)
 	read := candReadability(doc, base)
@@ -48,7 +48,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	traf := candTrafilatura(doc, base, trafilatura.Balanced, fbc)
 	wt := words(traf)
-	if kind != kindArticle && wt*2 < wc {
+	// The cleaned page has already lost the chrome an article extractor
+	// would drop, so trafilatura should keep most of it, not a part.
+	if kind != kindArticle && wt*10 < wc*7 {
 		return clean
 	}
 	// Readability copies the page's own markup (code classes, nested

@@ -12,7 +12,7 @@ import (
 )
 
 // ErrEmpty is returned when a page has no extractable text at all.
-var ErrEmpty = errors.New("extract: no readable content")
+var ErrEmpty = errors.New("no readable content")
 
 // Extract turns an HTML page (already decoded to UTF-8 by the caller) into
 // its main content in opts.Format, with metadata. It never touches the
