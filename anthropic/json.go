@@ -20,7 +20,4 @@ func marshalNoEscape(v any) ([]byte, error) {
 // Marshal encodes v as Anthropic would: compact, without HTML escaping.
 func Marshal(v any) ([]byte, error) { return marshalNoEscape(v) }
 
-func appendJSONString(dst []byte, s string) []byte {
-	b, _ := marshalNoEscape(s)
-	return append(dst, b...)
-}
+func appendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }

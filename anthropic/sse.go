@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"sync"
 )
 
 // Stream event payloads. Each marshals to the data of one SSE event whose
@@ -73,15 +75,41 @@ type EventWriter struct {
 	w     io.Writer
 	flush func() error
 	held  bool
-	buf   bytes.Buffer
-	enc   *json.Encoder
-	err   error
+	// out holds the encoded events not yet written: one event normally,
+	// every event since Hold while held, so a run produced back to back
+	// reaches the connection in a single Write.
+	out []byte
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
 }
 
+// outPool recycles EventWriter buffers across requests: a fast-path answer
+// is ~10 KB and growing a fresh buffer to that size for every request was a
+// large share of the handler's allocation (and so GC) cost.
+var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// maxPooled keeps unusually large buffers out of the pool.
+const maxPooled = 256 << 10
+
 // NewEventWriter returns a writer on w. flush, when non-nil, is called after
-// every event (http.ResponseController.Flush in the proxy).
+// every event (http.ResponseController.Flush in the proxy). Call Close when
+// done with it to recycle its buffer.
 func NewEventWriter(w io.Writer, flush func() error) *EventWriter {
 	return &EventWriter{w: w, flush: flush}
+}
+
+// Close returns the writer's buffer to a pool; the writer must not be used
+// afterwards. Events still held are discarded, so Release first.
+func (e *EventWriter) Close() {
+	if e.out != nil && cap(e.out) <= maxPooled {
+		b := e.out[:0]
+		outPool.Put(&b)
+	}
+	e.out = nil
+	if e.err == nil {
+		e.err = errors.New("anthropic: EventWriter used after Close")
+	}
 }
 
 // Hold stops flushing after each event until Release. Use it around a run
@@ -89,10 +117,22 @@ func NewEventWriter(w io.Writer, flush func() error) *EventWriter {
 // and a TCP segment apiece without delivering anything sooner.
 func (e *EventWriter) Hold() { e.held = true }
 
-// Release resumes per-event flushing and flushes what was held.
+// Release resumes per-event writing and flushing and sends what was held.
 func (e *EventWriter) Release() error {
 	e.held = false
+	if e.writeOut(); e.err != nil {
+		return e.err
+	}
 	return e.Flush()
+}
+
+// WriteHeld writes the held events to the underlying writer without
+// flushing it, and keeps holding. For the end of a response: the HTTP
+// server flushes when the handler returns, in the same write as the
+// chunked terminator, so an explicit flush would only add a syscall.
+func (e *EventWriter) WriteHeld() error {
+	e.writeOut()
+	return e.err
 }
 
 // Flush flushes the underlying writer now.
@@ -116,9 +156,6 @@ func (e *EventWriter) Event(name string, v any) error {
 		return e.err
 	}
 	e.buf.Reset()
-	e.buf.WriteString("event: ")
-	e.buf.WriteString(name)
-	e.buf.WriteString("\ndata: ")
 	if e.enc == nil {
 		// One encoder writing straight into the reused buffer: no
 		// per-event allocation for the encoded data.
@@ -130,12 +167,35 @@ func (e *EventWriter) Event(name string, v any) error {
 		e.err = fmt.Errorf("marshal %s event: %w", name, err)
 		return e.err
 	}
-	e.buf.WriteByte('\n')
-	if _, err := e.w.Write(e.buf.Bytes()); err != nil {
-		e.err = fmt.Errorf("write %s event: %w", name, err)
+	b := append(e.begin(name), e.buf.Bytes()...)
+	return e.emit(name, append(b, '\n'))
+}
+
+// begin starts an event after any held ones.
+func (e *EventWriter) begin(name string) []byte {
+	if e.out == nil {
+		e.out = (*outPool.Get().(*[]byte))[:0]
+	}
+	b := append(e.out, "event: "...)
+	b = append(b, name...)
+	return append(b, "\ndata: "...)
+}
+
+// end finishes a hand-encoded event begun with begin.
+func (e *EventWriter) end(name string, b []byte) error {
+	return e.emit(name, append(b, "\n\n"...))
+}
+
+// emit records a complete event and, unless held, writes and flushes it.
+func (e *EventWriter) emit(name string, b []byte) error {
+	e.out = b
+	if e.held {
+		return nil
+	}
+	if e.writeOut(); e.err != nil {
 		return e.err
 	}
-	if e.flush != nil && !e.held {
+	if e.flush != nil {
 		if err := e.flush(); err != nil {
 			e.err = fmt.Errorf("flush %s event: %w", name, err)
 		}
@@ -143,54 +203,126 @@ func (e *EventWriter) Event(name string, v any) error {
 	return e.err
 }
 
+// writeOut writes the pending events.
+func (e *EventWriter) writeOut() {
+	if e.err != nil || len(e.out) == 0 {
+		return
+	}
+	_, err := e.w.Write(e.out)
+	e.out = e.out[:0]
+	if err != nil {
+		e.err = fmt.Errorf("write events: %w", err)
+	}
+}
+
+// The methods below encode their payloads by hand (see append.go) and
+// fall back to encoding/json only for shapes the fast path never sends.
+
 // MessageStart writes message_start. m should have empty content and a
 // null stop_reason.
 func (e *EventWriter) MessageStart(m *Message) error {
-	return e.Event("message_start", messageStart{"message_start", m})
+	if e.err != nil {
+		return e.err
+	}
+	const name = "message_start"
+	if b, ok := appendMessageStart(e.begin(name), m); ok {
+		return e.end(name, b)
+	}
+	return e.Event(name, messageStart{name, m})
 }
 
 // BlockStart writes content_block_start.
-func (e *EventWriter) BlockStart(index int, b ContentBlock) error {
-	return e.Event("content_block_start", blockStart{"content_block_start", index, b})
+func (e *EventWriter) BlockStart(index int, cb ContentBlock) error {
+	if e.err != nil {
+		return e.err
+	}
+	const name = "content_block_start"
+	b := append(e.begin(name), `{"type":"content_block_start","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"content_block":`...)
+	if b, ok := appendBlock(b, cb); ok {
+		return e.end(name, append(b, '}'))
+	}
+	return e.Event(name, blockStart{name, index, cb})
+}
+
+// delta begins a content_block_delta event up to its delta member.
+func (e *EventWriter) delta(index int) []byte {
+	b := append(e.begin("content_block_delta"), `{"type":"content_block_delta","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, `,"delta":`...)
 }
 
 // TextDelta writes a text_delta.
 func (e *EventWriter) TextDelta(index int, text string) error {
-	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, textDelta{"text_delta", text}})
+	if e.err != nil {
+		return e.err
+	}
+	b := append(e.delta(index), `{"type":"text_delta","text":`...)
+	b = appendString(b, text)
+	return e.end("content_block_delta", append(b, "}}"...))
 }
 
 // InputJSONDelta writes an input_json_delta.
 func (e *EventWriter) InputJSONDelta(index int, partial string) error {
-	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, inputJSONDelta{"input_json_delta", partial}})
+	if e.err != nil {
+		return e.err
+	}
+	b := append(e.delta(index), `{"type":"input_json_delta","partial_json":`...)
+	b = appendString(b, partial)
+	return e.end("content_block_delta", append(b, "}}"...))
 }
 
 // CitationsDelta writes a citations_delta.
 func (e *EventWriter) CitationsDelta(index int, c Citation) error {
-	return e.Event("content_block_delta", blockDelta{"content_block_delta", index, citationsDelta{"citations_delta", c}})
+	if e.err != nil {
+		return e.err
+	}
+	b := append(e.delta(index), `{"type":"citations_delta","citation":`...)
+	b = appendCitation(b, &c)
+	return e.end("content_block_delta", append(b, "}}"...))
 }
 
 // BlockStop writes content_block_stop.
 func (e *EventWriter) BlockStop(index int) error {
-	return e.Event("content_block_stop", blockStop{"content_block_stop", index})
+	if e.err != nil {
+		return e.err
+	}
+	const name = "content_block_stop"
+	b := append(e.begin(name), `{"type":"content_block_stop","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return e.end(name, append(b, '}'))
 }
 
 // MessageDelta writes message_delta with the final stop reason and the
 // cumulative usage.
 func (e *EventWriter) MessageDelta(stopReason string, u Usage) error {
-	d := messageDelta{Type: "message_delta", Usage: u}
-	d.Delta.StopReason = &stopReason
-	return e.Event("message_delta", d)
+	if e.err != nil {
+		return e.err
+	}
+	const name = "message_delta"
+	b := append(e.begin(name), `{"type":"message_delta","delta":{"stop_reason":`...)
+	b = appendString(b, stopReason)
+	b = append(b, `,"stop_sequence":null},"usage":`...)
+	b = appendUsage(b, &u)
+	return e.end(name, append(b, '}'))
 }
 
 // MessageStop writes message_stop.
 func (e *EventWriter) MessageStop() error {
-	return e.Event("message_stop", typeOnly{"message_stop"})
+	if e.err != nil {
+		return e.err
+	}
+	return e.end("message_stop", append(e.begin("message_stop"), `{"type":"message_stop"}`...))
 }
 
 // Ping writes a ping, which keeps idle connections and proxies from timing
 // out while a search runs.
 func (e *EventWriter) Ping() error {
-	return e.Event("ping", typeOnly{"ping"})
+	if e.err != nil {
+		return e.err
+	}
+	return e.end("ping", append(e.begin("ping"), `{"type":"ping"}`...))
 }
 
 // Error writes an error event, Anthropic's way of failing a stream that has

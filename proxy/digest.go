@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,65 @@ type SealedCitation struct {
 	URL       string `json:"url"`
 	Result    int    `json:"result"`
 	CitedText string `json:"cited_text"`
+}
+
+// appendJSON appends r encoded exactly as json.Marshal(r) would (field
+// order, omitempty, HTML escaping, RFC 3339 time): the payload is sealed
+// per result on every fast-path answer, and reflection-based encoding was
+// a visible share of the request's CPU. TestSealedPayloadEncoding pins the
+// equivalence.
+func (r *SealedResult) appendJSON(b []byte) ([]byte, error) {
+	if y := r.Retrieved.Year(); y < 0 || y > 9999 {
+		// json.Marshal's error case for times; let it produce the error.
+		p, err := json.Marshal(r)
+		return append(b, p...), err
+	}
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = append(b, `,"query":`...)
+	b = anthropic.AppendString(b, r.Query, true)
+	b = append(b, `,"url":`...)
+	b = anthropic.AppendString(b, r.URL, true)
+	b = append(b, `,"title":`...)
+	b = anthropic.AppendString(b, r.Title, true)
+	if r.Snippet != "" {
+		b = append(b, `,"snippet":`...)
+		b = anthropic.AppendString(b, r.Snippet, true)
+	}
+	if r.PageAge != "" {
+		b = append(b, `,"page_age":`...)
+		b = anthropic.AppendString(b, r.PageAge, true)
+	}
+	if len(r.Passages) > 0 {
+		b = append(b, `,"passages":[`...)
+		for i, p := range r.Passages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = anthropic.AppendString(b, p, true)
+		}
+		b = append(b, ']')
+	}
+	if r.Provider != "" {
+		b = append(b, `,"provider":`...)
+		b = anthropic.AppendString(b, r.Provider, true)
+	}
+	b = append(b, `,"retrieved":"`...)
+	b = r.Retrieved.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...), nil
+}
+
+// appendJSON appends c encoded exactly as json.Marshal(c) would.
+func (c *SealedCitation) appendJSON(b []byte) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(c.Version), 10)
+	b = append(b, `,"url":`...)
+	b = anthropic.AppendString(b, c.URL, true)
+	b = append(b, `,"result":`...)
+	b = strconv.AppendInt(b, int64(c.Result), 10)
+	b = append(b, `,"cited_text":`...)
+	b = anthropic.AppendString(b, c.CitedText, true)
+	return append(b, '}')
 }
 
 // OpenResult decrypts and authenticates an encrypted_content value.
@@ -94,6 +154,9 @@ type composer struct {
 	sealer      *seal.Sealer
 	now         time.Time
 	maxQueryLen int
+	// scratch holds one plaintext payload at a time; Seal copies it into
+	// the token, so one buffer serves every result and citation.
+	scratch []byte
 }
 
 // resultBlock builds the web_search_tool_result block.
@@ -105,14 +168,15 @@ func (c *composer) resultBlock(toolID, query string, o *outcome) (anthropic.WebS
 	}
 	b.Results = make([]anthropic.WebSearchResult, 0, len(o.results))
 	for i, r := range o.results {
-		payload, err := json.Marshal(SealedResult{
+		sr := SealedResult{
 			Version: 1, Query: query, URL: r.URL, Title: r.Title, Snippet: r.Snippet,
 			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
-		})
-		if err != nil {
+		}
+		var err error
+		if c.scratch, err = sr.appendJSON(c.scratch[:0]); err != nil {
 			return b, fmt.Errorf("encode result %d: %w", i, err)
 		}
-		tok, err := c.sealer.Seal(purposeResult, payload)
+		tok, err := c.sealer.Seal(purposeResult, c.scratch)
 		if err != nil {
 			return b, fmt.Errorf("seal result %d: %w", i, err)
 		}
@@ -150,11 +214,9 @@ func pageAge(r search.Result) string {
 // citation builds a web_search_result_location for text drawn from result i.
 func (c *composer) citation(i int, r search.Result, cited string) (anthropic.Citation, error) {
 	cited = prefixRunes(cited, maxCitedRunes)
-	payload, err := json.Marshal(SealedCitation{Version: 1, URL: r.URL, Result: i, CitedText: cited})
-	if err != nil {
-		return anthropic.Citation{}, fmt.Errorf("encode citation: %w", err)
-	}
-	tok, err := c.sealer.Seal(purposeCitation, payload)
+	sc := SealedCitation{Version: 1, URL: r.URL, Result: i, CitedText: cited}
+	c.scratch = sc.appendJSON(c.scratch[:0])
+	tok, err := c.sealer.Seal(purposeCitation, c.scratch)
 	if err != nil {
 		return anthropic.Citation{}, fmt.Errorf("seal citation: %w", err)
 	}

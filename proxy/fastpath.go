@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -203,18 +205,18 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		hdr.Set("X-Accel-Buffering", "no")
 		w.WriteHeader(http.StatusOK)
 		ew = anthropic.NewEventWriter(w, flusher(w))
-		// The tool call is known before the search starts, so it is sent at
-		// once: the client shows "Searching: <query>" immediately.
+		defer ew.Close()
+		// The tool call is known before the search starts. It stays held
+		// while the search runs and run sends it after firstFlushDelay, so
+		// the client shows "Searching: <query>" within a few milliseconds;
+		// a search that is faster (a cache hit) goes out with the whole
+		// answer in one write instead of paying a syscall and a TCP
+		// segment for the first events alone.
 		ew.Hold()
 		ew.MessageStart(msg)
 		ew.BlockStart(0, anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: []byte(`{}`)})
 		ew.InputJSONDelta(0, string(input))
 		ew.BlockStop(0)
-		ew.Release()
-		if err := ew.Err(); err != nil {
-			h.log.DebugContext(ctx, "client went away", "err", err)
-			return
-		}
 	}
 
 	o := h.run(ctx, c, ew)
@@ -235,7 +237,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// sensible can be sent, so fail loudly.
 		h.log.ErrorContext(ctx, "compose web search answer", "err", err)
 		if ew != nil {
+			// Release sends the error with anything still held.
 			ew.Error("api_error", "internal error")
+			ew.Release()
 		} else {
 			writeError(w, err)
 		}
@@ -269,8 +273,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		_, _ = w.Write(b)
 		return
 	}
-	// Everything from here is ready at once; one flush at the end sends it
-	// in as few segments as the response buffer allows.
+	// Everything from here is ready at once; it is written in one go and
+	// the server flushes it, with the chunked terminator, when the handler
+	// returns.
 	ew.Hold()
 	ew.BlockStart(1, result)
 	ew.BlockStop(1)
@@ -284,8 +289,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	ew.BlockStop(2)
 	ew.MessageDelta("end_turn", final)
 	ew.MessageStop()
-	ew.Release()
-	if err := ew.Err(); err != nil {
+	if err := ew.WriteHeld(); err != nil {
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}
 }
@@ -304,34 +308,74 @@ func flusher(w http.ResponseWriter) func() error {
 	}
 }
 
-// run executes the search. While streaming it sends a ping every
-// PingInterval so idle-timeout proxies keep the connection open; if a ping
-// cannot be written the client is gone, and the search is cancelled and
-// waited for, so no goroutine outlives the request.
+// firstFlushDelay is how long the events sent before the search may wait
+// for the answer to join them (see serveSearch): far below what a person
+// notices, and longer than a search-cache hit takes.
+const firstFlushDelay = 5 * time.Millisecond
+
+// run executes the search. While streaming it first sends the held events
+// after firstFlushDelay, then a ping every PingInterval so idle-timeout
+// proxies keep the connection open; if a write fails the client is gone,
+// and the search is cancelled.
+//
+// The search runs on the handler's own goroutine and pings come from a
+// timer callback, rather than the search running on a new goroutine while
+// the handler waits on a ticker: with an instant provider that hop (spawn,
+// wake-up, channel handoff, rescheduling the handler) cost more than the
+// search itself, and under load every wake-up waits in the run queue.
+// The mutex makes a ping and the end of the search mutually exclusive, so
+// no ping is written once run returns and the caller owns the writer again.
 func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
 	if ew == nil {
 		return h.execute(ctx, c)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	done := make(chan *outcome, 1)
-	go func() { done <- h.execute(ctx, c) }()
-	t := time.NewTicker(h.ws.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case o := <-done:
-			return o
-		case <-t.C:
-			if ew.Ping() != nil {
-				cancel()
-				return <-done
-			}
+	var (
+		mu       sync.Mutex
+		finished bool
+		t        *time.Timer
+	)
+	released := false
+	mu.Lock()
+	t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if finished {
+			return
 		}
-	}
+		var err error
+		if !released {
+			released = true
+			err = ew.Release()
+		} else {
+			err = ew.Ping()
+		}
+		if err != nil {
+			cancel()
+			return
+		}
+		t.Reset(h.ws.PingInterval)
+	})
+	mu.Unlock()
+	o := h.execute(ctx, c)
+	mu.Lock()
+	finished = true
+	t.Stop()
+	mu.Unlock()
+	return o
 }
 
 func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took time.Duration) {
+	// Building the attributes boxes every value; skip it when nothing
+	// would be logged (the fast path answers thousands of requests a second).
+	level := slog.LevelInfo
+	if o.err != nil {
+		level = slog.LevelWarn
+	}
+	if !h.log.Enabled(ctx, level) {
+		return
+	}
 	attrs := []any{"took", took, "results", len(o.results), "stream", c.Stream}
 	if o.provider != "" {
 		attrs = append(attrs, "provider", o.provider)
