@@ -51,12 +51,11 @@ type Provider struct {
 // New builds a DuckDuckGo provider. It needs no key; cfg.BaseURL may point
 // at a proxy or a test server.
 func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, err := httpx.Endpoint(cfg.BaseURL, defaultBase, path)
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "")
 	if err != nil {
-		return nil, fmt.Errorf("duckduckgo: %w", err)
+		return nil, err
 	}
-	origin := strings.TrimSuffix(ep, path)
-	return &Provider{endpoint: ep, origin: origin, c: httpx.New(Name, hc, cfg.Timeout)}, nil
+	return &Provider{endpoint: ep, origin: strings.TrimSuffix(ep, path), c: c}, nil
 }
 
 // Name implements search.Provider.

@@ -35,14 +35,11 @@ type Provider struct {
 
 // New builds an Exa provider; cfg.APIKey is required.
 func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("exa: api key is required (EXA_API_KEY)")
-	}
-	ep, err := httpx.Endpoint(cfg.BaseURL, defaultBase, path)
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "EXA_API_KEY")
 	if err != nil {
-		return nil, fmt.Errorf("exa: %w", err)
+		return nil, err
 	}
-	return &Provider{key: cfg.APIKey, endpoint: ep, c: httpx.New(Name, hc, cfg.Timeout)}, nil
+	return &Provider{key: cfg.APIKey, endpoint: ep, c: c}, nil
 }
 
 // Name implements search.Provider.

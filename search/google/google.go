@@ -40,17 +40,14 @@ type Provider struct {
 
 // New builds a Google provider; cfg.APIKey and cfg.CX are required.
 func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("google: api key is required (GOOGLE_API_KEY)")
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "GOOGLE_API_KEY")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.CX == "" {
 		return nil, fmt.Errorf("google: search engine id cx is required (GOOGLE_CSE_ID)")
 	}
-	ep, err := httpx.Endpoint(cfg.BaseURL, defaultBase, path)
-	if err != nil {
-		return nil, fmt.Errorf("google: %w", err)
-	}
-	return &Provider{key: cfg.APIKey, cx: cfg.CX, endpoint: ep, c: httpx.New(Name, hc, cfg.Timeout)}, nil
+	return &Provider{key: cfg.APIKey, cx: cfg.CX, endpoint: ep, c: c}, nil
 }
 
 // Name implements search.Provider.

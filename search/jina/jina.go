@@ -36,14 +36,11 @@ type Provider struct {
 // New builds a Jina provider; cfg.APIKey is required (s.jina.ai rejects
 // anonymous requests).
 func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("jina: api key is required (JINA_API_KEY)")
-	}
-	ep, err := httpx.Endpoint(cfg.BaseURL, defaultBase, path)
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "JINA_API_KEY")
 	if err != nil {
-		return nil, fmt.Errorf("jina: %w", err)
+		return nil, err
 	}
-	return &Provider{key: cfg.APIKey, endpoint: ep, c: httpx.New(Name, hc, cfg.Timeout)}, nil
+	return &Provider{key: cfg.APIKey, endpoint: ep, c: c}, nil
 }
 
 // Name implements search.Provider.

@@ -45,11 +45,12 @@ func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
 	if cfg.BaseURL == "" {
 		return nil, fmt.Errorf("searxng: base url is required (SEARXNG_URL)")
 	}
-	ep, err := httpx.Endpoint(cfg.BaseURL, "", path)
+	// No default endpoint and no required key: SearXNG is self-hosted.
+	ep, c, err := httpx.Setup(Name, cfg, hc, "", path, "")
 	if err != nil {
-		return nil, fmt.Errorf("searxng: %w", err)
+		return nil, err
 	}
-	return &Provider{key: cfg.APIKey, endpoint: ep, c: httpx.New(Name, hc, cfg.Timeout)}, nil
+	return &Provider{key: cfg.APIKey, endpoint: ep, c: c}, nil
 }
 
 // Name implements search.Provider.

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/search"
 )
 
@@ -209,4 +210,19 @@ func Endpoint(base, def, path string) (string, error) {
 		return "", fmt.Errorf("base url %q must be an absolute http(s) URL", base)
 	}
 	return strings.TrimRight(base, "/") + path, nil
+}
+
+// Setup does what every HTTP provider's constructor needs: it checks that
+// the API key is present (when keyEnv, the key's environment variable, is
+// not empty), resolves the endpoint from cfg.BaseURL or def, and builds the
+// bounded client. Errors name the provider and what to set.
+func Setup(name string, cfg config.Provider, hc *http.Client, def, path, keyEnv string) (endpoint string, c *Client, err error) {
+	if keyEnv != "" && cfg.APIKey == "" {
+		return "", nil, fmt.Errorf("%s: api key is required (%s)", name, keyEnv)
+	}
+	endpoint, err = Endpoint(cfg.BaseURL, def, path)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return endpoint, New(name, hc, cfg.Timeout), nil
 }
