@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -18,15 +17,6 @@ import (
 )
 
 const key = "BSA-test-key"
-
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return brave.New(cfg, hc)
@@ -42,7 +32,7 @@ func TestContract(t *testing.T) {
 		QueryText:   func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
 		Method:      http.MethodGet,
 		Path:        "/res/v1/web/search",
-		Success:     fixture(t, "success.json"),
+		Success:     providertest.Fixture(t, "success.json"),
 		Want: []search.Result{
 			{
 				Title:     "Tutorial: Getting started with generics - The Go Programming Language",
@@ -68,8 +58,8 @@ func TestContract(t *testing.T) {
 				Provider: "brave", Rank: 3,
 			},
 		},
-		Empty:     fixture(t, "empty.json"),
-		Malformed: fixture(t, "malformed.json"),
+		Empty:     providertest.Fixture(t, "empty.json"),
+		Malformed: providertest.Fixture(t, "malformed.json"),
 	})
 }
 
@@ -116,7 +106,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 			p, err := brave.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -149,7 +139,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", tc.status, fixture(t, tc.body), tc.header...)
+			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body), tc.header...)
 			p, err := brave.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)

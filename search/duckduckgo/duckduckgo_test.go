@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -18,15 +17,6 @@ import (
 )
 
 const html = "text/html; charset=UTF-8"
-
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return duckduckgo.New(cfg, hc)
@@ -86,16 +76,16 @@ func TestContract(t *testing.T) {
 		Method:      http.MethodPost,
 		Path:        "/html/",
 		ContentType: html,
-		Success:     fixture(t, "results.html"),
+		Success:     providertest.Fixture(t, "results.html"),
 		// The first result on the page is an ad; it must not appear.
 		Want:      wantResults,
-		Empty:     fixture(t, "empty.html"),
-		Malformed: fixture(t, "malformed.html"),
+		Empty:     providertest.Fixture(t, "empty.html"),
+		Malformed: providertest.Fixture(t, "malformed.html"),
 	})
 }
 
 func TestAllResults(t *testing.T) {
-	f := providertest.NewFake(t, html, http.StatusOK, fixture(t, "results.html"))
+	f := providertest.NewFake(t, html, http.StatusOK, providertest.Fixture(t, "results.html"))
 	p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +119,7 @@ func TestBlocked(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, html, tc.status, fixture(t, tc.body))
+			f := providertest.NewFake(t, html, tc.status, providertest.Fixture(t, tc.body))
 			p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +176,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, html, http.StatusOK, fixture(t, "empty.html"))
+			f := providertest.NewFake(t, html, http.StatusOK, providertest.Fixture(t, "empty.html"))
 			p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -18,15 +17,6 @@ import (
 )
 
 const key = "exa-test-key"
-
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return exa.New(cfg, hc)
@@ -46,7 +36,7 @@ func TestContract(t *testing.T) {
 		},
 		Method:  http.MethodPost,
 		Path:    "/search",
-		Success: fixture(t, "success.json"),
+		Success: providertest.Fixture(t, "success.json"),
 		Want: []search.Result{
 			{
 				Title:     "An Introduction To Generics - The Go Programming Language",
@@ -69,8 +59,8 @@ func TestContract(t *testing.T) {
 				Provider:  "exa", Rank: 3,
 			},
 		},
-		Empty:     fixture(t, "empty.json"),
-		Malformed: fixture(t, "malformed.json"),
+		Empty:     providertest.Fixture(t, "empty.json"),
+		Malformed: providertest.Fixture(t, "malformed.json"),
 	})
 }
 
@@ -110,7 +100,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 			p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -161,7 +151,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", tc.status, fixture(t, tc.body))
+			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
 			p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -174,7 +164,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestSnippetFallbacks(t *testing.T) {
-	f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "success.json"))
+	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "success.json"))
 	p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -22,15 +21,6 @@ const (
 	cx  = "017576662512468239146:omuauf_lfve"
 )
 
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return google.New(cfg, hc)
 }
@@ -45,7 +35,7 @@ func TestContract(t *testing.T) {
 		QueryText:   func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
 		Method:      http.MethodGet,
 		Path:        "/customsearch/v1",
-		Success:     fixture(t, "success.json"),
+		Success:     providertest.Fixture(t, "success.json"),
 		Want: []search.Result{
 			{
 				Title:    "Tutorial: Getting started with generics - The Go Programming ...",
@@ -70,8 +60,8 @@ func TestContract(t *testing.T) {
 				Provider:  "google", Rank: 3,
 			},
 		},
-		Empty:     fixture(t, "empty.json"),
-		Malformed: fixture(t, "malformed.json"),
+		Empty:     providertest.Fixture(t, "empty.json"),
+		Malformed: providertest.Fixture(t, "malformed.json"),
 	})
 }
 
@@ -131,7 +121,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 			p, err := google.New(config.Provider{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -161,7 +151,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", tc.status, fixture(t, tc.body))
+			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
 			p, err := google.New(config.Provider{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)

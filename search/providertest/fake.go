@@ -2,6 +2,8 @@ package providertest
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -43,4 +45,15 @@ func (f *Fake) Last(t *testing.T) (*http.Request, []byte) {
 		t.Fatal("the fake saw no request")
 	}
 	return rec.req, rec.body
+}
+
+// Fixture reads testdata/name from the calling package's directory: the
+// realistic payloads each provider's fake serves.
+func Fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,15 +18,6 @@ import (
 )
 
 const token = "proxy-token"
-
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return searxng.New(cfg, hc)
@@ -45,7 +35,7 @@ func TestContract(t *testing.T) {
 		QueryText: func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
 		Method:    http.MethodGet,
 		Path:      "/search",
-		Success:   fixture(t, "success.json"),
+		Success:   providertest.Fixture(t, "success.json"),
 		Want: []search.Result{
 			{
 				Title:    "Tutorial: Getting started with generics - The Go Programming Language",
@@ -61,8 +51,8 @@ func TestContract(t *testing.T) {
 				Provider:  "searxng", Rank: 2,
 			},
 		},
-		Empty:     fixture(t, "empty.json"),
-		Malformed: fixture(t, "malformed.json"),
+		Empty:     providertest.Fixture(t, "empty.json"),
+		Malformed: providertest.Fixture(t, "malformed.json"),
 	})
 }
 
@@ -76,7 +66,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNoTokenNoHeader(t *testing.T) {
-	f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 	p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +117,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 			p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -144,7 +134,7 @@ func TestPushDown(t *testing.T) {
 }
 
 func TestBaseURLPrefix(t *testing.T) {
-	f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 	p, err := searxng.New(config.Provider{BaseURL: f.URL() + "/searx/"}, f.Client())
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +160,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", tc.status, fixture(t, tc.body))
+			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
 			p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)

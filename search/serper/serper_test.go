@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -18,15 +17,6 @@ import (
 )
 
 const key = "serper-test-key"
-
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
 	return serper.New(cfg, hc)
@@ -46,7 +36,7 @@ func TestContract(t *testing.T) {
 		},
 		Method:  http.MethodPost,
 		Path:    "/search",
-		Success: fixture(t, "success.json"),
+		Success: providertest.Fixture(t, "success.json"),
 		Want: []search.Result{
 			{
 				Title:    "Tutorial: Getting started with generics",
@@ -70,8 +60,8 @@ func TestContract(t *testing.T) {
 				Provider: "serper", Rank: 3,
 			},
 		},
-		Empty:     fixture(t, "empty.json"),
-		Malformed: fixture(t, "malformed.json"),
+		Empty:     providertest.Fixture(t, "empty.json"),
+		Malformed: providertest.Fixture(t, "malformed.json"),
 	})
 }
 
@@ -103,7 +93,7 @@ func TestPushDown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", http.StatusOK, fixture(t, "empty.json"))
+			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
 			p, err := serper.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
@@ -136,7 +126,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := providertest.NewFake(t, "application/json", tc.status, fixture(t, tc.body))
+			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
 			p, err := serper.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
