@@ -97,17 +97,28 @@ func (r *runtime) Config() (*config.Config, error) {
 	return cfg, nil
 }
 
-// Logger returns a logger writing to stderr at the configured level.
-func (r *runtime) Logger() *slog.Logger {
-	level := slog.LevelWarn // the CLI is quiet unless asked
-	format := "text"
+// Logger returns the logger for one-shot commands: quiet (warnings and
+// errors) unless --log-level or a non-default log.level asks for more.
+func (r *runtime) Logger() *slog.Logger { return r.logger(slog.LevelWarn) }
+
+// serverLogger returns the logger for long-running commands, at the
+// configured level (info by default): a server's access log is what an
+// operator expects to see.
+func (r *runtime) serverLogger() *slog.Logger { return r.logger(slog.LevelInfo) }
+
+// logger writes to stderr at def unless --log-level or a log.level other
+// than the default says otherwise, in the configured format.
+func (r *runtime) logger(def slog.Level) *slog.Logger {
+	level, format := def, "text"
+	lv := r.g.LogLevel
 	if r.cfg != nil {
 		format = r.cfg.Log.Format
+		if lv == "" && r.cfg.Log.Level != "info" {
+			lv = r.cfg.Log.Level
+		}
 	}
-	if lv := r.g.LogLevel; lv != "" {
+	if lv != "" {
 		_ = level.UnmarshalText([]byte(lv))
-	} else if r.cfg != nil && r.cfg.Log.Level != "info" {
-		_ = level.UnmarshalText([]byte(r.cfg.Log.Level))
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {

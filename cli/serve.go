@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"log/slog"
 	"net"
 
 	"github.com/webgate/webgate/httpapi"
@@ -65,21 +64,4 @@ func (c *serveCmd) Run(r *runtime) error {
 	}
 	fmt.Fprintf(r.IO.Stderr, "webgate %s listening on http://%s (MCP at /mcp, API at /v1/search and /v1/fetch, Anthropic Messages at /v1/messages)\n", Version, ln.Addr())
 	return server.Serve(r.Ctx, ln, opts)
-}
-
-// serverLogger logs at the configured level (info by default), unlike the
-// one-shot commands, which stay quiet unless asked: a server's access log
-// is what an operator expects to see.
-func (r *runtime) serverLogger() *slog.Logger {
-	level := slog.LevelInfo
-	lv := r.g.LogLevel
-	if lv == "" && r.cfg != nil {
-		lv = r.cfg.Log.Level
-	}
-	_ = level.UnmarshalText([]byte(lv))
-	opts := &slog.HandlerOptions{Level: level}
-	if r.cfg != nil && r.cfg.Log.Format == "json" {
-		return slog.New(slog.NewJSONHandler(r.IO.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(r.IO.Stderr, opts))
 }
