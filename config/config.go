@@ -46,6 +46,18 @@ type Config struct {
 	Upstream Upstream `yaml:"upstream"`
 	// Log configures the structured logger.
 	Log Log `yaml:"log"`
+	// Auth configures gateway API keys and their policies.
+	Auth Auth `yaml:"auth"`
+	// Guard configures the query and content guards.
+	Guard Guard `yaml:"guard"`
+	// Audit configures the audit log of searches and fetches.
+	Audit Audit `yaml:"audit"`
+	// Metrics configures /metrics, /healthz and /readyz.
+	Metrics Metrics `yaml:"metrics"`
+	// Redis configures the shared tier used when several replicas run.
+	Redis Redis `yaml:"redis"`
+	// Console configures the web console.
+	Console Console `yaml:"console"`
 }
 
 // Log configures logging. Logs always go to standard error.
@@ -171,6 +183,12 @@ func (c *Config) applyDefaults() {
 	c.Server.applyDefaults()
 	c.MCP.applyDefaults()
 	c.Upstream.applyDefaults()
+	c.Auth.applyDefaults()
+	c.Guard.applyDefaults()
+	c.Audit.applyDefaults()
+	c.Metrics.applyDefaults()
+	c.Redis.applyDefaults()
+	c.Console.applyDefaults()
 }
 
 func (c *Config) applyEnv(lookup func(string) (string, bool)) {
@@ -203,6 +221,12 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Server.validate()...)
 	errs = append(errs, c.MCP.validate()...)
 	errs = append(errs, c.Upstream.validate()...)
+	errs = append(errs, c.Auth.validate()...)
+	errs = append(errs, c.Guard.validate()...)
+	errs = append(errs, c.Audit.validate()...)
+	errs = append(errs, c.Metrics.validate()...)
+	errs = append(errs, c.Redis.validate()...)
+	errs = append(errs, c.Console.validate()...)
 	if len(errs) == 0 {
 		return nil
 	}

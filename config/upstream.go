@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/webgate/webgate/seal"
@@ -12,12 +14,39 @@ import (
 // Upstream is the model backend that /v1/messages forwards to, and the
 // settings of the Anthropic-compatible proxy in front of it.
 type Upstream struct {
-	// Kind is "anthropic" for Anthropic-compatible Messages endpoints. The
-	// default is anthropic.
+	// Kind is "anthropic" for Anthropic-compatible Messages endpoints or
+	// "openai" for OpenAI Chat Completions-compatible ones (DeepSeek, GLM,
+	// Kimi, OpenRouter, Copilot, Ollama, vLLM), which webgate reaches by
+	// translating every Messages request. The default is anthropic.
 	Kind string `yaml:"kind"`
-	// BaseURL is the upstream's root URL. The default is
-	// https://api.anthropic.com.
+	// BaseURL is the upstream's root URL. For kind anthropic the default is
+	// https://api.anthropic.com and requests go to <base_url>/v1/messages.
+	// For kind openai the default is https://api.openai.com/v1 and requests
+	// go to <base_url>/chat/completions, so include the API version path
+	// (for example http://127.0.0.1:11434/v1 for Ollama).
 	BaseURL string `yaml:"base_url"`
+	// Emulate decides when webgate runs the web_search and web_fetch server
+	// tools itself (replacing them with client tools for the upstream and
+	// looping until the model is done). "auto", the default, emulates for
+	// every upstream except Anthropic's own API (api.anthropic.com), which
+	// has the tools natively; "always" emulates everywhere; "never" passes
+	// requests through untouched. Kind openai always emulates, since Chat
+	// Completions has no server tools.
+	Emulate string `yaml:"emulate"`
+	// Models maps client model names to upstream model names, first match
+	// wins; a name no rule matches is sent unchanged. Patterns use shell
+	// glob syntax, for example {pattern: "claude-*", model: "qwen3-coder"}.
+	Models []ModelRule `yaml:"models"`
+	// MaxIterations caps the upstream calls of one emulated turn. When the
+	// model still wants to search or fetch after this many, the response
+	// ends with stop_reason "pause_turn" and the client continues it by
+	// sending the conversation back, as Anthropic documents. The default
+	// is 10.
+	MaxIterations int `yaml:"max_iterations"`
+	// MaxCompletionTokens, for kind openai, sends max_tokens as
+	// max_completion_tokens, which OpenAI's reasoning models require. Most
+	// compatible servers want max_tokens, the default (false).
+	MaxCompletionTokens bool `yaml:"max_completion_tokens"`
 	// APIKey, when set, replaces the client's credentials on forwarded
 	// requests. Without it the client's x-api-key or Authorization header
 	// is forwarded unchanged. Set it whenever server.auth_tokens is used, so
@@ -41,6 +70,15 @@ type Upstream struct {
 	SealKeys []string `yaml:"seal_keys"`
 	// WebSearch configures how the proxy answers web search requests itself.
 	WebSearch UpstreamWebSearch `yaml:"web_search"`
+}
+
+// ModelRule maps client model names matching Pattern to Model.
+type ModelRule struct {
+	// Pattern is a shell glob (path.Match syntax) matched against the
+	// client's model name, for example "claude-*".
+	Pattern string `yaml:"pattern"`
+	// Model is the upstream model name sent instead.
+	Model string `yaml:"model"`
 }
 
 // UpstreamWebSearch configures the proxy's search-execution fast path: a
@@ -89,6 +127,19 @@ func (u Upstream) WithDefaults() Upstream {
 	return u
 }
 
+// Emulates reports whether server tools are emulated rather than passed
+// through, by the rules documented on Emulate.
+func (u Upstream) Emulates() bool {
+	switch {
+	case u.Kind == "openai" || u.Emulate == "always":
+		return true
+	case u.Emulate == "never":
+		return false
+	}
+	p, err := url.Parse(u.BaseURL)
+	return err != nil || !strings.EqualFold(p.Hostname(), "api.anthropic.com")
+}
+
 // Validate reports every problem in u, each naming its key.
 func (u Upstream) Validate() error { return errors.Join(u.validate()...) }
 
@@ -98,6 +149,15 @@ func (u *Upstream) applyDefaults() {
 	}
 	if u.BaseURL == "" {
 		u.BaseURL = "https://api.anthropic.com"
+		if u.Kind == "openai" {
+			u.BaseURL = "https://api.openai.com/v1"
+		}
+	}
+	if u.Emulate == "" {
+		u.Emulate = "auto"
+	}
+	if u.MaxIterations == 0 {
+		u.MaxIterations = 10
 	}
 	if u.MaxBodyBytes == 0 {
 		u.MaxBodyBytes = 32 << 20
@@ -128,8 +188,27 @@ func (w *UpstreamWebSearch) applyDefaults() {
 
 func (u *Upstream) validate() []error {
 	var errs []error
-	if u.Kind != "anthropic" {
-		errs = append(errs, fmt.Errorf("upstream.kind: %q must be anthropic", u.Kind))
+	if u.Kind != "anthropic" && u.Kind != "openai" {
+		errs = append(errs, fmt.Errorf("upstream.kind: %q must be anthropic or openai", u.Kind))
+	}
+	switch u.Emulate {
+	case "auto", "always", "never":
+	default:
+		errs = append(errs, fmt.Errorf("upstream.emulate: %q must be auto, always or never", u.Emulate))
+	}
+	if u.Kind == "openai" && u.Emulate == "never" {
+		errs = append(errs, errors.New("upstream.emulate: never is not possible with kind openai, which has no server tools"))
+	}
+	if u.MaxIterations < 1 || u.MaxIterations > 100 {
+		errs = append(errs, fmt.Errorf("upstream.max_iterations: %d must be between 1 and 100", u.MaxIterations))
+	}
+	for i, r := range u.Models {
+		if _, err := path.Match(r.Pattern, ""); err != nil || r.Pattern == "" {
+			errs = append(errs, fmt.Errorf("upstream.models[%d].pattern: %q is not a valid glob", i, r.Pattern))
+		}
+		if r.Model == "" {
+			errs = append(errs, fmt.Errorf("upstream.models[%d].model: must not be empty", i))
+		}
 	}
 	if p, err := url.Parse(u.BaseURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 		errs = append(errs, fmt.Errorf("upstream.base_url: %q must be an absolute http(s) URL", u.BaseURL))
