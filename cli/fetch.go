@@ -66,7 +66,7 @@ func (c *fetchCmd) Run(r *runtime) error {
 				return
 			}
 			defer func() { <-sem }()
-			res, err := svc.Fetch.Fetch(r.Ctx, fetch.Request{
+			res, err := svc.Getter.Fetch(r.Ctx, fetch.Request{
 				URL:        u,
 				Format:     extract.Format(c.Format),
 				MaxLength:  c.MaxLength,

@@ -43,12 +43,12 @@ func buildService(cfg *config.Config, log *slog.Logger) (*service.Service, fetch
 	if err != nil {
 		return nil, nil, err
 	}
-	return svc, svc.Fetch, nil
+	return svc, svc.Getter, nil
 }
 
 func mcpOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger) mcpserver.Options {
 	return mcpserver.Options{
-		Searcher:         svc.Search,
+		Searcher:         svc.Searcher,
 		Fetcher:          getter,
 		MaxOutputChars:   cfg.MCP.MaxOutputChars,
 		FetchConcurrency: cfg.MCP.FetchConcurrency,

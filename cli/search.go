@@ -46,7 +46,7 @@ func (c *searchCmd) Run(r *runtime) error {
 		SafeSearch:     search.SafeSearch(strings.TrimPrefix(c.SafeSearch, "default")),
 		Provider:       c.Provider,
 	}
-	resp, err := svc.Search.Search(r.Ctx, q)
+	resp, err := svc.Searcher.Search(r.Ctx, q)
 	if err != nil {
 		return err
 	}

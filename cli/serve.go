@@ -43,14 +43,14 @@ func (c *serveCmd) Run(r *runtime) error {
 		// of its own; with gateway tokens on, those are webgate tokens.
 		log.Warn("server.auth_tokens is set but upstream.api_key is not: /v1/messages will forward clients' credentials to the upstream; set upstream.api_key")
 	}
-	messages, err := proxy.New(proxy.Options{Searcher: svc.Search, Fetcher: getter, Upstream: cfg.Upstream, Logger: log})
+	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, Logger: log})
 	if err != nil {
 		return err
 	}
 	mcpSrv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
 	opts := server.Options{
 		API: httpapi.New(httpapi.Options{
-			Searcher: svc.Search, Fetcher: getter, MaxBodyBytes: cfg.Server.MaxRequestBytes,
+			Searcher: svc.Searcher, Fetcher: getter, MaxBodyBytes: cfg.Server.MaxRequestBytes,
 			FetchConcurrency: cfg.MCP.FetchConcurrency, Logger: log,
 		}),
 		MCP:             mcpserver.HTTPHandler(mcpSrv, cfg.Server.MaxRequestBytes, log),

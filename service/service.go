@@ -28,6 +28,10 @@ type Service struct {
 	Providers []search.Provider
 	// Fetch is the safe page fetcher, built from cfg.Fetch.
 	Fetch *fetch.Fetcher
+	// Searcher and Getter are what surfaces call: Search and Fetch behind
+	// the audit, policy and guard layers (see decorate).
+	Searcher search.Searcher
+	Getter   fetch.Getter
 }
 
 // New builds a Service from cfg. log may be nil.
@@ -70,6 +74,7 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	if s.Fetch, err = fetch.New(fo); err != nil {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
+	s.decorate()
 	return s, nil
 }
 
