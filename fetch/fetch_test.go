@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/webgate/webgate/extract"
 )
@@ -23,6 +24,13 @@ func TestFetchContent(t *testing.T) {
 		"/article":       {ct: "text/html; charset=utf-8", body: []byte(articleHTML)},
 		"/article.gz":    {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))},
 		"/truncated.gz":  {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))[:200]},
+		"/article.br":    {ct: "text/html", ce: "br", body: brotliBytes(t, []byte(articleHTML))},
+		"/article.zst":   {ct: "text/html", ce: "zstd", body: zstdBytes(t, []byte(articleHTML))},
+		"/article.zz":    {ct: "text/html", ce: "deflate", body: zlibBytes(t, []byte(articleHTML))},
+		"/truncated.br":  {ct: "text/html", ce: "br", body: brotliBytes(t, []byte(articleHTML))[:200]},
+		"/truncated.zst": {ct: "text/html", ce: "zstd", body: zstdBytes(t, []byte(articleHTML))[:200]},
+		"/stacked":       {ct: "text/html", ce: "gzip|br", body: brotliBytes(t, gzipBytes(t, []byte(articleHTML)))},
+		"/bad-bytes":     {ct: "text/plain; charset=shift_jis", body: []byte("ok \x82\xff\x81 end")},
 		"/stale-meta":    {ct: "text/html", body: []byte(strings.Replace(articleHTML, `charset="utf-8"`, `charset="iso-8859-1"`, 1))},
 		"/latin1":        {ct: "text/plain; charset=iso-8859-1", body: []byte("caf\xe9 cr\xe8me")},
 		"/bad-charset":   {ct: "text/plain; charset=no-such-charset", body: []byte("caf\xe9")},
@@ -58,8 +66,10 @@ func TestFetchContent(t *testing.T) {
 		} else {
 			w.Header()["Content-Type"] = nil // stop the server sniffing for us
 		}
-		if rt.ce != "" {
-			w.Header().Set("Content-Encoding", rt.ce)
+		for ce := range strings.SplitSeq(rt.ce, "|") {
+			if ce != "" {
+				w.Header().Add("Content-Encoding", ce) // one line each
+			}
 		}
 		if rt.status == 429 {
 			w.Header().Set("Retry-After", "120")
@@ -85,7 +95,14 @@ func TestFetchContent(t *testing.T) {
 		{path: "/article", format: extract.HTML, wantType: "text/html", contains: []string{"<p>", "Webgate fetches pages safely"}},
 		{path: "/article", format: extract.Raw, wantType: "text/html", contains: []string{"<footer>Copyright footer</footer>"}},
 		{path: "/article.gz", wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
-		{path: "/truncated.gz", wantErr: ErrBadContent},
+		{path: "/truncated.gz", wantErr: ErrBadContent, contains: []string{"truncated"}},
+		{path: "/article.br", wantType: "text/html", contains: []string{"Webgate fetches pages safely", "café"}},
+		{path: "/article.zst", wantType: "text/html", contains: []string{"Webgate fetches pages safely", "café"}},
+		{path: "/article.zz", wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
+		{path: "/truncated.br", wantErr: ErrBadContent},
+		{path: "/truncated.zst", wantErr: ErrBadContent},
+		{path: "/stacked", wantErr: ErrBadContent, contains: []string{`"gzip, br"`}},
+		{path: "/bad-bytes", wantType: "text/plain", contains: []string{"ok ", " end", "\uFFFD"}},
 		{path: "/stale-meta", contains: []string{"café"}, absent: []string{"cafÃ©"}},
 		{path: "/latin1", wantType: "text/plain", contains: []string{"café crème"}},
 		{path: "/bad-charset", contains: []string{"café"}},
@@ -125,6 +142,9 @@ func TestFetchContent(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("Fetch() error = %v", err)
+			}
+			if !utf8.ValidString(res.Content) {
+				t.Errorf("content is not valid UTF-8: %q", res.Content)
 			}
 			if tt.wantType != "" && res.ContentType != tt.wantType {
 				t.Errorf("ContentType = %q, want %q", res.ContentType, tt.wantType)
@@ -174,7 +194,7 @@ func TestFetchSendsHonestHeaders(t *testing.T) {
 	if _, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/page"}); err != nil {
 		t.Fatal(err)
 	}
-	if ua != "webgate-test/1.0 (+https://example.org)" || accept != acceptHeader || ae != "gzip, deflate" {
+	if ua != "webgate-test/1.0 (+https://example.org)" || accept != acceptHeader || ae != "gzip, deflate, br, zstd" {
 		t.Errorf("headers: ua %q accept %q accept-encoding %q", ua, accept, ae)
 	}
 }
