@@ -55,6 +55,11 @@ type Fetcher struct {
 	// on for every other address, which is how redirects to private
 	// addresses are exercised without a real public host.
 	allowDial func(netip.AddrPort) bool
+	// onDial, when set, sees every address the policy lets through, just
+	// before the connect; an error stops the connect. Tests use it to
+	// prove which address would have been reached without sending a
+	// packet anywhere.
+	onDial func(netip.AddrPort) error
 	// extractHTML is extract.Extract; a field so tests can observe calls.
 	extractHTML func(ctx context.Context, body []byte, opts extract.Options) (*extract.Document, error)
 	now         func() time.Time
@@ -88,20 +93,8 @@ func (f *Fetcher) newTransport() *http.Transport {
 	dialer := &net.Dialer{
 		Timeout:   10 * time.Second,
 		KeepAlive: 30 * time.Second,
-		// Control runs after DNS resolution, on the very address being
-		// connected to, so a hostname that resolves (or re-resolves, as in
-		// DNS rebinding) to a private address is refused here.
-		Control: func(network, address string, c syscall.RawConn) error {
-			if f.opts.AllowPrivateNetworks {
-				return nil
-			}
-			if f.allowDial != nil {
-				if ap, err := netip.ParseAddrPort(address); err == nil && f.allowDial(ap) {
-					return nil
-				}
-			}
-			return guardian.Safe(network, address, c)
-		},
+		Resolver:  f.opts.resolver,
+		Control:   f.control,
 	}
 	return &http.Transport{
 		// No proxy: a proxy would make the dial check meaningless (we would
@@ -120,6 +113,25 @@ func (f *Fetcher) newTransport() *http.Transport {
 		// limits.
 		DisableCompression: true,
 	}
+}
+
+// control is the dialer's Control hook. It runs after DNS resolution, on
+// the very address a socket is about to connect to, so a hostname that
+// resolves (or re-resolves, as in DNS rebinding) to a private address is
+// refused here, whatever the URL said. Each address of a multi-address
+// name is judged on its own.
+func (f *Fetcher) control(network, address string, c syscall.RawConn) error {
+	ap, perr := netip.ParseAddrPort(address)
+	exempt := f.opts.AllowPrivateNetworks || (perr == nil && f.allowDial != nil && f.allowDial(ap))
+	if !exempt {
+		if err := guardian.Safe(network, address, c); err != nil {
+			return err
+		}
+	}
+	if f.onDial != nil && perr == nil {
+		return f.onDial(ap)
+	}
+	return nil
 }
 
 // Close releases idle connections.
