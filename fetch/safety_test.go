@@ -100,7 +100,11 @@ func TestFetchLimits(t *testing.T) {
 	}
 	// The bomb is fine when the limits allow it: the guard is a limit, not
 	// a refusal of compression.
-	f := newTestFetcher(t, func(o *Options) { o.MaxBodyBytes = 16 << 20; o.MaxCompressionRatio = 1 << 20; o.Timeout = 5 * time.Minute })
+	f := newTestFetcher(t, func(o *Options) {
+		o.MaxBodyBytes = 16 << 20
+		o.MaxCompressionRatio = 1 << 20
+		o.Timeout = 5 * time.Minute
+	})
 	for _, c := range codings {
 		res, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/bomb/" + c, Format: "raw"})
 		if err != nil || len(res.Body) != (8<<20)/9*9 {
