@@ -158,7 +158,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Result, error) {
 
 	var full *Result
 	if f.cache != nil && !req.NoCache {
-		if c, ok := f.cache.Get(ctx, key); ok {
+		// The cache tier evicts on its own clock; checking the age here as
+		// well makes cache_ttl exact by the fetcher's clock.
+		if c, ok := f.cache.Get(ctx, key); ok && f.now().Sub(c.RetrievedAt) < f.opts.CacheTTL {
 			cp := *c
 			cp.Cached = true
 			full = &cp

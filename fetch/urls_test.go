@@ -146,6 +146,10 @@ func TestRewriteURL(t *testing.T) {
 		{"https://gitlab.com/g/sub/p/-/blob/main/doc/x.md", "https://gitlab.com/g/sub/p/-/raw/main/doc/x.md"},
 		{"https://git.example.org/g/p/-/blob/dev/a.txt?ref_type=heads", "https://git.example.org/g/p/-/raw/dev/a.txt"},
 		{"https://example.com/blob/x", "https://example.com/blob/x"},
+		{"https://www.github.com/o/r/blob/main/a.go", "https://raw.githubusercontent.com/o/r/main/a.go"},
+		{"https://github.com:8443/o/r/blob/main/a.go", "https://raw.githubusercontent.com:8443/o/r/main/a.go"},
+		{"https://github.com/o/r/raw/main/a.go", "https://github.com/o/r/raw/main/a.go"},
+		{"https://notgithub.com/o/r/blob/main/a.go", "https://notgithub.com/o/r/blob/main/a.go"},
 	}
 	for _, tt := range tests {
 		u, err := url.Parse(tt.in)
