@@ -7,6 +7,7 @@ import (
 	"errors"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -380,4 +381,19 @@ func TestFetchPDFParserPanic(t *testing.T) {
 	if !strings.Contains(err.Error(), "pdf") {
 		t.Errorf("error %q does not say it was the PDF", err)
 	}
+}
+
+// FuzzMarkdownAlternate checks the <link rel=alternate> scan on any page:
+// it never panics and only ever proposes an http(s) URL.
+func FuzzMarkdownAlternate(f *testing.F) {
+	f.Add([]byte(`<head><link rel="alternate" type="text/markdown" href="/a.md"></head>`))
+	f.Add([]byte(`<link rel="ALTERNATE stylesheet" type="text/markdown; charset=utf-8" href="javascript:x">`))
+	f.Add([]byte(`<link rel=alternate type=text/markdown href="//other.example/x.md"><body>`))
+	base, _ := url.Parse("https://example.com/docs/page")
+	f.Fuzz(func(t *testing.T, body []byte) {
+		u := markdownAlternate(body, base)
+		if u != nil && u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("proposed %s", u)
+		}
+	})
 }
