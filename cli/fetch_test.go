@@ -66,7 +66,8 @@ func TestFetchCommandMarkdown(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("code %d, stderr %q", code, stderr)
 	}
-	want := "# Doc Title\n\nSource: <" + srv.URL + "/doc.md>\n\n# Doc Title\n\nHello from markdown.\n" +
+	// The page's own title heading is not repeated under ours.
+	want := "# Doc Title\n\nSource: <" + srv.URL + "/doc.md>\n\nHello from markdown.\n" +
 		"\n---\n\n# " + srv.URL + "/plain\n\nSource: <" + srv.URL + "/plain>\n\n0123456789abcdefghij\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("stdout mismatch (-want +got):\n%s", diff)
