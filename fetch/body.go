@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"bufio"
-	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -61,8 +60,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // readBody reads and decodes body according to contentEncoding, enforcing
 // maxBytes on both the wire and decoded sizes and maxRatio on compressed
-// bodies. It never allocates more than maxBytes+1 bytes of output.
-func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio int) ([]byte, error) {
+// bodies. sizeHint is the declared length (Content-Length; 0 or -1 when
+// unknown), used only to size the first buffer. The output buffer never
+// holds more than maxBytes+1 bytes.
+func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio int, sizeHint int64) ([]byte, error) {
 	raw := &countingReader{r: io.LimitReader(body, maxBytes+1)}
 	enc := strings.ToLower(strings.TrimSpace(contentEncoding))
 	var dec io.Reader
@@ -119,18 +120,24 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 		return nil, &bodyError{kind: ErrBadContent, err: fmt.Errorf("content-encoding %q was not requested and is not supported", contentEncoding)}
 	}
 
-	var out bytes.Buffer
-	buf := make([]byte, 32<<10)
+	// The output grows by doubling but never past maxBytes+1 (enough to
+	// see that a body is too large), so the memory held is bounded by the
+	// limit itself, not by twice it as append or bytes.Buffer would allow.
+	limit := maxBytes + 1
+	out := make([]byte, 0, initialCap(enc, sizeHint, limit))
 	for {
-		n, err := dec.Read(buf)
-		if n > 0 {
-			if int64(out.Len()+n) > maxBytes {
-				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
-			}
-			out.Write(buf[:n])
-			if dec != raw && out.Len() > ratioSlack && int64(out.Len()) > int64(maxRatio)*raw.n {
-				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("compressed body expands more than %d times (decompression bomb guard)", maxRatio)}
-			}
+		if len(out) == cap(out) {
+			grown := make([]byte, len(out), min(max(2*int64(cap(out)), 16<<10), limit))
+			copy(grown, out)
+			out = grown
+		}
+		n, err := dec.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if int64(len(out)) > maxBytes {
+			return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
+		}
+		if dec != raw && len(out) > ratioSlack && int64(len(out)) > int64(maxRatio)*raw.n {
+			return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("compressed body expands more than %d times (decompression bomb guard)", maxRatio)}
 		}
 		if err == io.EOF {
 			break
@@ -148,7 +155,22 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 	if raw.n > maxBytes {
 		return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
 	}
-	return out.Bytes(), nil
+	return out, nil
+}
+
+// initialCap sizes the output buffer from the declared length (sizeHint,
+// Content-Length or -1), so a typical page is read with one allocation: the
+// exact size plus one byte to see EOF for an identity body, four times the
+// wire size for a compressed one (HTML compresses about that well), and
+// 16 KiB when the length is unknown (then doubling).
+func initialCap(enc string, sizeHint, limit int64) int64 {
+	switch {
+	case sizeHint <= 0:
+		return min(16<<10, limit)
+	case enc == "" || enc == "identity":
+		return min(sizeHint+1, limit)
+	}
+	return min(4*sizeHint, limit)
 }
 
 // contentEncoding is the response's coding list. A server may send the

@@ -151,7 +151,7 @@ func TestReadBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readBody(tt.body, tt.encoding, tt.max, 100)
+			got, err := readBody(tt.body, tt.encoding, tt.max, 100, 0)
 			switch {
 			case tt.wantNet:
 				var be *bodyError
@@ -172,6 +172,35 @@ func TestReadBody(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadBodyHint checks that the declared length only sizes the buffer:
+// a wrong one changes nothing, and the buffer never grows past the limit.
+func TestReadBodyHint(t *testing.T) {
+	text := []byte(strings.Repeat("hello, world. ", 10000)) // 140 KB
+	const limit = 200 << 10
+	for _, coding := range append([]string{""}, codings...) {
+		body := text
+		if coding != "" {
+			body = encodeAs(t, coding, text)
+		}
+		for _, hint := range []int64{-1, 0, 1, int64(len(body)), int64(len(body)) - 1, 1 << 40} {
+			got, err := readBody(bytes.NewReader(body), coding, limit, 1000, hint)
+			if err != nil || !bytes.Equal(got, text) {
+				t.Fatalf("coding %q hint %d: %d bytes, %v", coding, hint, len(got), err)
+			}
+			if cap(got) > limit+1 {
+				t.Errorf("coding %q hint %d: buffer of %d bytes over the %d limit", coding, hint, cap(got), limit)
+			}
+		}
+	}
+	// An exact length is read into one buffer: four allocations in all,
+	// with the test's reader and readBody's two small wrappers.
+	if n := testing.AllocsPerRun(10, func() {
+		_, _ = readBody(bytes.NewReader(text), "", limit, 100, int64(len(text)))
+	}); n > 4 {
+		t.Errorf("%v allocations for a body of declared length", n)
 	}
 }
 
@@ -204,14 +233,14 @@ func TestReadBodyZstdWindow(t *testing.T) {
 		"16 MiB window":                  stream(16<<20, big),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := readBody(bytes.NewReader(body), "zstd", 64<<20, 1<<20)
+			_, err := readBody(bytes.NewReader(body), "zstd", 64<<20, 1<<20, 0)
 			var be *bodyError
 			if !errors.As(err, &be) || be.kind != ErrTooLarge || !strings.Contains(err.Error(), "window") {
 				t.Fatalf("readBody() error = %v, want ErrTooLarge naming the window", err)
 			}
 		})
 	}
-	got, err := readBody(bytes.NewReader(stream(8<<20, big)), "zstd", 64<<20, 1<<20)
+	got, err := readBody(bytes.NewReader(stream(8<<20, big)), "zstd", 64<<20, 1<<20, 0)
 	if err != nil || !bytes.Equal(got, big) {
 		t.Fatalf("8 MiB window: %d bytes, %v", len(got), err)
 	}
@@ -284,7 +313,7 @@ func TestReadBodyEndless(t *testing.T) {
 	for _, coding := range append([]string{""}, codings...) {
 		t.Run("coding="+coding, func(t *testing.T) {
 			body := newEndless(t, coding)
-			got, err := readBody(body, coding, limit, 100)
+			got, err := readBody(body, coding, limit, 100, 0)
 			var be *bodyError
 			if !errors.As(err, &be) || be.kind != ErrTooLarge || got != nil {
 				t.Fatalf("readBody() = %d bytes, %v; want ErrTooLarge", len(got), err)
@@ -315,7 +344,7 @@ func FuzzReadBody(f *testing.F) {
 	f.Add(flateBytes(f, text), "deflate")
 	f.Fuzz(func(t *testing.T, body []byte, coding string) {
 		const limit = 64 << 10
-		got, err := readBody(bytes.NewReader(body), coding, limit, 100)
+		got, err := readBody(bytes.NewReader(body), coding, limit, 100, 0)
 		if err != nil {
 			var be *bodyError
 			if !errors.As(err, &be) || (be.kind != ErrTooLarge && be.kind != ErrBadContent) {

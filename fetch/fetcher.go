@@ -310,7 +310,7 @@ func (f *Fetcher) download(ctx context.Context, u *url.URL, accept string) (*pag
 	if resp.ContentLength > f.opts.MaxBodyBytes {
 		return nil, fmt.Errorf("%s: %w: content-length %d exceeds %d bytes", where, ErrTooLarge, resp.ContentLength, f.opts.MaxBodyBytes)
 	}
-	body, err := readBody(resp.Body, contentEncoding(resp.Header), f.opts.MaxBodyBytes, f.opts.MaxCompressionRatio)
+	body, err := readBody(resp.Body, contentEncoding(resp.Header), f.opts.MaxBodyBytes, f.opts.MaxCompressionRatio, resp.ContentLength)
 	if err != nil {
 		var be *bodyError
 		if errors.As(err, &be) && be.kind != nil {
