@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/extract"
 )
@@ -60,6 +62,9 @@ type Fetcher struct {
 	// prove which address would have been reached without sending a
 	// packet anywhere.
 	onDial func(netip.AddrPort) error
+	// extracting bounds the HTML under extraction at once, in bytes (see
+	// extractBudget).
+	extracting *semaphore.Weighted
 	// extractHTML is extract.Extract; a field so tests can observe calls.
 	extractHTML func(ctx context.Context, body []byte, opts extract.Options) (*extract.Document, error)
 	now         func() time.Time
@@ -77,6 +82,7 @@ func New(opts Options) (*Fetcher, error) {
 		opts:        opts,
 		log:         opts.Logger,
 		hosts:       newHostLimiter(opts.PerHostConcurrency),
+		extracting:  semaphore.NewWeighted(extractBudget(opts.MaxBodyBytes)),
 		flights:     make(map[string]*flight),
 		extractHTML: extract.Extract,
 		now:         time.Now,
@@ -134,6 +140,15 @@ func (f *Fetcher) control(network, address string, c syscall.RawConn) error {
 	return nil
 }
 
+// extractBudget is how many bytes of HTML may be under extraction at once.
+// Extraction builds several DOM candidates and holds a hundred or more
+// times the page's size in memory (a 10 MiB page can take over a GiB, see
+// docs/benchmarks.md), and cannot be interrupted once started. Without a
+// budget, a burst of large pages could exhaust memory; with it they queue,
+// within their timeout, while small pages pass freely. Twice the body
+// limit lets two maximum-size pages, or many ordinary ones, run together.
+func extractBudget(maxBody int64) int64 { return 2 * maxBody }
+
 // Close releases idle connections.
 func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
 
@@ -188,7 +203,10 @@ type flight struct {
 	res     *Result
 	err     error
 	waiters int // guarded by Fetcher.mu
-	cancel  context.CancelFunc
+	// ctx carries the fetch's own deadline; waiters give up when it
+	// passes even if extraction, which cannot be interrupted, runs on.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // fetchShared returns a private copy of the unshaped result for key,
@@ -204,7 +222,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 	fl := f.flights[key]
 	if fl == nil {
 		fctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), f.opts.Timeout, errFetchDeadline)
-		fl = &flight{done: make(chan struct{}), cancel: cancel}
+		fl = &flight{done: make(chan struct{}), ctx: fctx, cancel: cancel}
 		f.flights[key] = fl
 		go f.runFlight(fctx, key, fl, target, format)
 	}
@@ -213,11 +231,24 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 
 	select {
 	case <-fl.done:
-		if fl.err != nil {
-			return nil, fl.err
+		return fl.result()
+	case <-fl.ctx.Done():
+		// The fetch's timeout passed. Everything but HTML extraction
+		// stops on it; extraction notices only when it returns, and the
+		// caller is not kept waiting for that. A result that lands at the
+		// same moment still counts.
+		select {
+		case <-fl.done:
+			return fl.result()
+		default:
 		}
-		cp := *fl.res
-		return &cp, nil
+		f.mu.Lock()
+		fl.waiters--
+		if f.flights[key] == fl {
+			delete(f.flights, key)
+		}
+		f.mu.Unlock()
+		return nil, ctxError(fl.ctx, where)
 	case <-ctx.Done():
 		f.mu.Lock()
 		fl.waiters--
@@ -230,6 +261,15 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 		f.mu.Unlock()
 		return nil, ctxError(ctx, where)
 	}
+}
+
+// result is a private copy of a finished flight's outcome.
+func (fl *flight) result() (*Result, error) {
+	if fl.err != nil {
+		return nil, fl.err
+	}
+	cp := *fl.res
+	return &cp, nil
 }
 
 func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target *url.URL, format extract.Format) {
