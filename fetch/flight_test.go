@@ -221,14 +221,11 @@ func TestExtractionBudget(t *testing.T) {
 		mu.Unlock()
 		return extract.Extract(ctx, body, opts)
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
+	var urls []string
 	for i := range n {
-		wg.Go(func() {
-			_, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/p" + strconv.Itoa(i)})
-			errs <- err
-		})
+		urls = append(urls, srv.URL+"/p"+strconv.Itoa(i))
 	}
+	wait := fetchConcurrently(t, f, urls...)
 	// Two pages are extracting and hold the budget: a third does not fit.
 	<-arrived
 	<-arrived
@@ -241,13 +238,7 @@ func TestExtractionBudget(t *testing.T) {
 		<-arrived
 		release <- struct{}{}
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	wait()
 	if maxSeen > 2*maxBody {
 		t.Errorf("%d bytes under extraction at once, budget %d", maxSeen, 2*maxBody)
 	}

@@ -330,26 +330,17 @@ func TestHostLimiter(t *testing.T) {
 	}
 	maxSeen.Store(0)
 
-	var wg sync.WaitGroup
-	errs := make(chan error, 5)
+	var urls []string
 	for i := range 5 {
-		wg.Go(func() {
-			_, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/p" + string(rune('a'+i))})
-			errs <- err
-		})
+		urls = append(urls, srv.URL+"/p"+string(rune('a'+i)))
 	}
+	wait := fetchConcurrently(t, f, urls...)
 	// Let every request through, one at a time, as each arrives.
 	for range 5 {
 		<-arrived
 		release <- struct{}{}
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	wait()
 	if m := maxSeen.Load(); m > limit {
 		t.Errorf("%d requests in flight at once, limit %d", m, limit)
 	}
