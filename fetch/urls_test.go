@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"errors"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -171,6 +172,8 @@ func FuzzCheckURL(f *testing.F) {
 		"https://example.com/", "http://2130706433/", "http://0x7f.1/", "http://[::ffff:127.0.0.1]/",
 		"http://[fe80::1%25eth0]/", "https://a:b@c/", "HTTP://EXAMPLE.COM:80", "http://1.2.3.4.5/",
 		"http://example.com./%zz", "javascript:alert(1)", "http://xn--bcher-kva.example/?q=1#f",
+		"http://0177.0.0.1/", "http://127.1/", "http://[64:ff9b::7f00:1]/", "http://169.254.43518/", "http://0xa9fea9fe/",
+		"http://[::ffff:a9fe:a9fe]:80/", "http://1.1.1.1/", "http://[2606:4700::1]/",
 	} {
 		f.Add(s)
 	}
@@ -208,6 +211,16 @@ func FuzzCheckURL(f *testing.F) {
 		}
 		if rw := rewriteURL(u); rw.Scheme != u.Scheme {
 			t.Fatalf("rewrite changed scheme")
+		}
+		// No accepted host is an address in a blocked range, however it
+		// was spelled: numeric forms come out canonical, so a dotted quad
+		// or bracketed IPv6 here is the address the dialer would use.
+		if a, err := netip.ParseAddr(u.Hostname()); err == nil {
+			if guardian.SafeAddr(a) != nil {
+				t.Fatalf("accepted blocked address %s from %q", a, raw)
+			}
+		} else if _, isIP, _ := parseIPv4Host(u.Hostname()); isIP {
+			t.Fatalf("accepted a non-canonical numeric host %q", u.Hostname())
 		}
 	})
 }
