@@ -167,10 +167,16 @@ func initialCap(enc string, sizeHint, limit int64) int64 {
 	switch {
 	case sizeHint <= 0:
 		return min(16<<10, limit)
+	case sizeHint >= limit:
+		// Also keeps the arithmetic below from overflowing on an absurd
+		// declared length.
+		return limit
 	case enc == "" || enc == "identity":
 		return min(sizeHint+1, limit)
+	case sizeHint > limit/4:
+		return limit
 	}
-	return min(4*sizeHint, limit)
+	return 4 * sizeHint
 }
 
 // contentEncoding is the response's coding list. A server may send the

@@ -7,6 +7,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -185,7 +186,7 @@ func TestReadBodyHint(t *testing.T) {
 		if coding != "" {
 			body = encodeAs(t, coding, text)
 		}
-		for _, hint := range []int64{-1, 0, 1, int64(len(body)), int64(len(body)) - 1, 1 << 40} {
+		for _, hint := range []int64{-1, 0, 1, int64(len(body)), int64(len(body)) - 1, limit / 4, limit/4 + 1, limit, 1 << 40, 1 << 62, math.MaxInt64} {
 			got, err := readBody(bytes.NewReader(body), coding, limit, 1000, hint)
 			if err != nil || !bytes.Equal(got, text) {
 				t.Fatalf("coding %q hint %d: %d bytes, %v", coding, hint, len(got), err)
@@ -328,9 +329,9 @@ func TestReadBodyEndless(t *testing.T) {
 	}
 }
 
-// FuzzReadBody feeds arbitrary bytes under every coding: readBody must
-// never panic, never return more than the limit, and every failure must
-// name its kind (too large, bad content) unless the reader itself failed.
+// FuzzReadBody feeds arbitrary bytes under every coding with any declared
+// length: readBody must never panic, never return more than the limit, and
+// every failure must name its kind (too large, bad content).
 func FuzzReadBody(f *testing.F) {
 	text := []byte("<p>hello, hello, hello</p>")
 	for i, c := range append([]string{"", "identity"}, codings...) {
@@ -338,13 +339,13 @@ func FuzzReadBody(f *testing.F) {
 		if i > 1 {
 			enc = encodeAs(f, c, text)
 		}
-		f.Add(enc, c)
-		f.Add(enc[:len(enc)/2], c)
+		f.Add(enc, c, int64(len(enc)))
+		f.Add(enc[:len(enc)/2], c, int64(-1))
 	}
-	f.Add(flateBytes(f, text), "deflate")
-	f.Fuzz(func(t *testing.T, body []byte, coding string) {
+	f.Add(flateBytes(f, text), "deflate", int64(math.MaxInt64))
+	f.Fuzz(func(t *testing.T, body []byte, coding string, hint int64) {
 		const limit = 64 << 10
-		got, err := readBody(bytes.NewReader(body), coding, limit, 100, 0)
+		got, err := readBody(bytes.NewReader(body), coding, limit, 100, hint)
 		if err != nil {
 			var be *bodyError
 			if !errors.As(err, &be) || (be.kind != ErrTooLarge && be.kind != ErrBadContent) {
