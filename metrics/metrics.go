@@ -66,6 +66,7 @@ type Recorder struct {
 	fetchBytes      prometheus.Counter
 	redisErrors     *prometheus.CounterVec
 	draining        prometheus.Gauge
+	buildInfo       *prometheus.GaugeVec
 
 	activeStreams atomic.Int64
 
@@ -99,14 +100,23 @@ func New(opts Options) *Recorder {
 	r.fetchBytes = f.counter("webgate_fetch_bytes_total", "Bytes of page bodies downloaded by the fetcher (after decompression; cache hits excluded).")
 	r.redisErrors = f.counterVec("webgate_redis_errors_total", "Failed Redis commands by operation (cache_get, cache_set, counter, audit, ping).", "op")
 	r.draining = f.gauge("webgate_draining", "1 while the server is shutting down and draining in-flight requests.")
-	info := f.gaugeVec("webgate_build_info", "Always 1; labels carry the webgate version.", "version")
-	info.WithLabelValues(orDefault(opts.Version, "dev")).Set(1)
+	r.buildInfo = f.gaugeVec("webgate_build_info", "Always 1; labels carry the webgate version.", "version")
+	r.SetVersion(opts.Version)
 	r.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		stateCollector{r},
 	)
 	return r
+}
+
+// SetVersion sets the version webgate_build_info reports.
+func (r *Recorder) SetVersion(v string) {
+	if r == nil {
+		return
+	}
+	r.buildInfo.Reset()
+	r.buildInfo.WithLabelValues(orDefault(v, "dev")).Set(1)
 }
 
 // Registry returns the private registry, for tests and for callers that

@@ -28,8 +28,13 @@ var _ ratelimit.Counter = (*Counter)(nil)
 // than a millisecond.
 var ErrInvalidCount = errors.New("n must be at least 1 and window at least 1ms")
 
+// ErrUnavailable is returned while Redis is unreachable by a Counter that
+// has no fallback.
+var ErrUnavailable = errors.New("redis unreachable")
+
 // NewCounter returns the shared Counter; fallback counts while Redis is
-// unreachable.
+// unreachable. With a nil fallback, Allow fails with ErrUnavailable then,
+// and the caller decides.
 func NewCounter(c *Client, fallback ratelimit.Counter) *Counter {
 	return &Counter{c: c, fallback: fallback}
 }
@@ -73,7 +78,7 @@ func (k *Counter) Allow(ctx context.Context, key string, n, limit int, window ti
 		return ratelimit.Decision{}, err
 	}
 	if !k.c.Up() {
-		return k.fallback.Allow(ctx, key, n, limit, window)
+		return k.fallBack(ctx, key, n, limit, window)
 	}
 	win := window.Milliseconds()
 	cctx, cancel := k.c.cmdCtx(ctx)
@@ -89,11 +94,18 @@ func (k *Counter) Allow(ctx context.Context, key string, n, limit int, window ti
 			err = fmt.Errorf("unexpected reply %v", res)
 		}
 		k.c.failed(ctx, "counter", err)
-		return k.fallback.Allow(ctx, key, n, limit, window)
+		return k.fallBack(ctx, key, n, limit, window)
 	}
 	d := ratelimit.Decision{Allowed: res[0] == 1, Remaining: int(res[1])}
 	if !d.Allowed {
 		d.RetryAfter = time.Duration(res[2]) * time.Millisecond
 	}
 	return d, nil
+}
+
+func (k *Counter) fallBack(ctx context.Context, key string, n, limit int, window time.Duration) (ratelimit.Decision, error) {
+	if k.fallback == nil {
+		return ratelimit.Decision{}, fmt.Errorf("shared counter %q: %w", key, ErrUnavailable)
+	}
+	return k.fallback.Allow(ctx, key, n, limit, window)
 }
