@@ -28,13 +28,19 @@ type replica struct {
 
 // replicaYAML is a configuration for replicas sharing redisURL (none when
 // empty), searching the SearXNG fake at searx and fetching loopback pages.
-func replicaYAML(searx, redisURL, extra string) string {
+// A key prefix, when given, keeps the replicas' keys apart from other
+// tests' on a shared Redis.
+func replicaYAML(searx, redisURL, extra string, keyPrefix ...string) string {
 	y := fmt.Sprintf(`search: {providers: [searxng], retries: -1}
 providers: {searxng: {base_url: %q}}
 fetch: {allow_private_networks: true, ignore_robots: true}
 `, searx)
 	if redisURL != "" {
-		y += fmt.Sprintf("redis: {url: %q, health_interval: 100ms, timeout: 500ms}\n", redisURL)
+		prefix := "webgate:"
+		if len(keyPrefix) > 0 {
+			prefix = keyPrefix[0]
+		}
+		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 500ms}\n", redisURL, prefix)
 	}
 	return y + extra
 }
