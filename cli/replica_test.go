@@ -24,6 +24,9 @@ import (
 type replica struct {
 	URL string
 	Svc *service.Service
+	// Stop shuts the replica down as SIGTERM would and returns Serve's
+	// result; the test's cleanup calls it too (only the first call acts).
+	Stop func() error
 }
 
 // replicaYAML is a configuration for replicas sharing redisURL (none when
@@ -59,7 +62,7 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, err := serverOptions(cfg, svc, getter, log)
+	opts, release, err := serverOptions(cfg, svc, getter, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,14 +73,23 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- server.Serve(ctx, ln, opts) }()
+	var once sync.Once
+	var serveErr error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			serveErr = <-done
+			release()
+			svc.Release()
+		})
+		return serveErr
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("replica shutdown: %v", err)
 		}
-		svc.CloseShared()
 	})
-	return &replica{URL: "http://" + ln.Addr().String(), Svc: svc}
+	return &replica{URL: "http://" + ln.Addr().String(), Svc: svc, Stop: stop}
 }
 
 // get fetches path from the replica and returns status and body.

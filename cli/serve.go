@@ -13,6 +13,7 @@ import (
 	"github.com/webgate/webgate/proxy"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
+	"github.com/webgate/webgate/upstream/anthropic"
 )
 
 type serveCmd struct {
@@ -48,25 +49,30 @@ func (c *serveCmd) Run(r *runtime) error {
 		// of its own; with gateway tokens on, those are webgate tokens.
 		log.Warn("server.auth_tokens is set but upstream.api_key is not: /v1/messages will forward clients' credentials to the upstream; set upstream.api_key")
 	}
-	defer svc.CloseShared()
-	opts, err := serverOptions(cfg, svc, getter, log)
+	defer svc.Release()
+	opts, release, err := serverOptions(cfg, svc, getter, log)
 	if err != nil {
 		return err
 	}
+	defer release()
 	fmt.Fprintf(r.IO.Stderr, "webgate %s listening on http://%s (MCP at /mcp, API at /v1/search and /v1/fetch, Anthropic Messages at /v1/messages)\n", Version, ln.Addr())
 	return server.Serve(r.Ctx, ln, opts)
 }
 
 // serverOptions mounts every surface of `webgate serve` on svc, with the
-// operational endpoints (/readyz, /metrics) wired to its metrics.
-func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger) (server.Options, error) {
-	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, Logger: log})
+// operational endpoints (/readyz, /metrics) wired to its metrics. Call
+// release once the server has stopped: it closes the idle connections to
+// the upstream.
+func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger) (opts server.Options, release func(), err error) {
+	hc := anthropic.NewHTTPClient(cfg.Upstream.WithDefaults().ResponseHeaderTimeout)
+	release = hc.CloseIdleConnections
+	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, HTTPClient: hc, Logger: log})
 	if err != nil {
-		return server.Options{}, err
+		return server.Options{}, nil, err
 	}
 	mcpSrv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
 	svc.Metrics.SetVersion(Version)
-	opts := server.Options{
+	opts = server.Options{
 		API: httpapi.New(httpapi.Options{
 			Searcher: svc.Searcher, Fetcher: getter, MaxBodyBytes: cfg.Server.MaxRequestBytes,
 			FetchConcurrency: cfg.MCP.FetchConcurrency, Logger: log,
@@ -85,7 +91,7 @@ func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter
 	if cfg.Metrics.MetricsEnabled() {
 		opts.Metrics, opts.MetricsPath, opts.MetricsPublic = svc.Metrics.Handler(), cfg.Metrics.Path, cfg.Metrics.Public
 	}
-	return opts, nil
+	return opts, release, nil
 }
 
 // readiness is /readyz beyond the server's own draining check: at least

@@ -90,9 +90,13 @@ func (s *Service) shareOps() {
 	}
 }
 
-// CloseShared closes the Redis connection, if any. Call it after the
-// audit log has been flushed.
-func (s *Service) CloseShared() error {
+// Release closes the connections the Service holds: idle ones to search
+// providers and fetched sites, and the Redis connection with its health
+// check. Call it when the process stops serving, after the audit log has
+// been flushed.
+func (s *Service) Release() error {
+	s.providerHTTP.CloseIdleConnections()
+	s.Fetch.Close()
 	if s.Redis == nil {
 		return nil
 	}

@@ -45,6 +45,8 @@ type Service struct {
 	// AuditSinks are extra audit sinks (the Redis stream) besides the
 	// configured file.
 	AuditSinks []audit.Sink
+
+	providerHTTP *http.Client
 }
 
 // New builds a Service from cfg. log may be nil.
@@ -57,7 +59,7 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{Config: cfg, Log: log, Providers: chain}
+	s := &Service{Config: cfg, Log: log, Providers: chain, providerHTTP: hc}
 	if err := s.startOps(); err != nil {
 		return nil, err
 	}
