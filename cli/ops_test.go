@@ -213,3 +213,19 @@ func TestServeJSONLogsAndMetrics(t *testing.T) {
 		t.Errorf("want one api request log and a drained shutdown:\n%s", stderr.String())
 	}
 }
+
+func TestHealthcheckCommand(t *testing.T) {
+	searx, _ := searxngFake(t)
+	r := startReplica(t, replicaYAML(searx.URL, "", ""), nil)
+	if code, out, errOut := run(t, nil, "healthcheck", "--url", r.URL+"/healthz"); code != 0 || !strings.Contains(out, `"ok"`) {
+		t.Errorf("healthcheck of a live server = %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := run(t, nil, "healthcheck", "--url", r.URL+"/nope"); code == 0 || !strings.Contains(errOut, "404") {
+		t.Errorf("healthcheck of a 404 = %d %q", code, errOut)
+	}
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	if code, _, _ := run(t, nil, "healthcheck", "--url", dead.URL+"/healthz", "--timeout", "1s"); code == 0 {
+		t.Error("healthcheck of a dead server exited 0")
+	}
+}
