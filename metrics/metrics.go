@@ -69,6 +69,10 @@ type Recorder struct {
 	buildInfo       *prometheus.GaugeVec
 
 	activeStreams atomic.Int64
+	// cacheCounters holds the hit and miss counters of the known cache
+	// tiers, resolved once: a cache hit costs a few hundred nanoseconds,
+	// and a label lookup per event would double it.
+	cacheCounters map[cacheTier][2]prometheus.Counter
 
 	mu   sync.Mutex
 	ring [ringMinutes]minute
@@ -97,6 +101,14 @@ func New(opts Options) *Recorder {
 	r.providerCalls = f.counterVec("webgate_provider_requests_total", "Calls to search providers by provider and outcome (ok, rate_limited, quota, auth, blocked, unavailable, invalid_query, timeout, canceled).", "provider", "outcome")
 	r.providerLatency = f.histogramVec("webgate_provider_request_duration_seconds", "Search provider call latency, by provider.", "provider")
 	r.cacheLookups = f.counterVec("webgate_cache_requests_total", "Cache lookups by cache (search, fetch), tier (local, redis) and result (hit, miss).", "cache", "tier", "result")
+	r.cacheCounters = map[cacheTier][2]prometheus.Counter{}
+	for _, c := range []string{CacheSearch, CacheFetch} {
+		for _, tier := range []string{TierLocal, TierRedis} {
+			r.cacheCounters[cacheTier{c, tier}] = [2]prometheus.Counter{
+				r.cacheLookups.WithLabelValues(c, tier, "miss"), r.cacheLookups.WithLabelValues(c, tier, "hit"),
+			}
+		}
+	}
 	r.fetchBytes = f.counter("webgate_fetch_bytes_total", "Bytes of page bodies downloaded by the fetcher (after decompression; cache hits excluded).")
 	r.redisErrors = f.counterVec("webgate_redis_errors_total", "Failed Redis commands by operation (cache_get, cache_set, counter, audit, ping).", "op")
 	r.draining = f.gauge("webgate_draining", "1 while the server is shutting down and draining in-flight requests.")
@@ -250,14 +262,18 @@ func (r *Recorder) ObserveCache(cache, tier string, hit bool) {
 	if r == nil {
 		return
 	}
-	result := "miss"
+	k := cacheTier{cache, tier}
+	i := 0
 	if hit {
-		result = "hit"
+		i = 1
 	}
-	r.cacheLookups.WithLabelValues(cache, tier, result).Inc()
+	if cs, ok := r.cacheCounters[k]; ok {
+		cs[i].Inc()
+	} else {
+		r.cacheLookups.WithLabelValues(cache, tier, [2]string{"miss", "hit"}[i]).Inc()
+	}
 	r.mu.Lock()
 	m := r.slot(r.unixMinute())
-	k := cacheTier{cache, tier}
 	hm := m.caches[k]
 	if hm == nil {
 		hm = &hitMiss{}
