@@ -57,6 +57,8 @@ type root struct {
 	Serve     serveCmd     `cmd:"" help:"Serve the JSON API (/v1/search, /v1/fetch), MCP over HTTP (/mcp), the Anthropic Messages proxy (/v1/messages) and /healthz."`
 	Setup     setupCmd     `cmd:"" help:"Print or write the configuration that adds webgate to an AI client."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+
+	Healthcheck healthcheckCmd `cmd:"" help:"Ask a running server's /healthz (or --url) and exit 0 when it answers 200; for container health checks."`
 }
 
 // Version is set at build time with -ldflags "-X github.com/webgate/webgate/cli.Version=...".

@@ -203,13 +203,20 @@ func TestConcurrencyLimit(t *testing.T) {
 		}
 	}()
 	<-entered
-	status, body, hdr := get(t, ts.URL+"/healthz")
+	status, body, hdr := get(t, ts.URL+"/v1/other")
 	if status != 503 || hdr.Get("Retry-After") != "1" || !strings.Contains(body, "overloaded") {
 		t.Errorf("second request = %d %s (Retry-After %q)", status, body, hdr.Get("Retry-After"))
 	}
+	// The probes answer outside the cap: an overloaded replica is alive
+	// and ready.
+	for _, p := range []string{"/healthz", "/readyz"} {
+		if status, body, _ := get(t, ts.URL+p); status != 200 {
+			t.Errorf("%s while overloaded = %d %s", p, status, body)
+		}
+	}
 	close(release)
 	<-done
-	if status, _, _ := get(t, ts.URL+"/healthz"); status != 200 {
+	if status, _, _ := get(t, ts.URL+"/v1/other"); status != 200 {
 		t.Errorf("after release = %d", status)
 	}
 }
