@@ -56,6 +56,7 @@ type root struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve the web_search and web_fetch tools over MCP on stdin/stdout (for Claude Code, Gemini CLI, Cursor...)."`
 	Serve     serveCmd     `cmd:"" help:"Serve the JSON API (/v1/search, /v1/fetch), MCP over HTTP (/mcp), the Anthropic Messages proxy (/v1/messages) and /healthz."`
 	Setup     setupCmd     `cmd:"" help:"Print or write the configuration that adds webgate to an AI client."`
+	Keys      keysCmd      `cmd:"" help:"Generate gateway API keys and print their hashed auth.keys entries."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
 }
 
