@@ -34,8 +34,7 @@ type QueryGuard struct {
 	// InternalHosts are domain names that must never appear in a query or
 	// a fetched URL, such as corp.example.com or internal.example.net.
 	// Each covers its subdomains. Host names ending in .internal, .corp,
-	// .lan, .local, .localdomain, .intranet and .home.arpa are always
-	// treated as internal.
+	// .lan, .intranet and .home.arpa are always treated as internal.
 	InternalHosts []string `yaml:"internal_hosts"`
 	// HighEntropy turns on the generic rule that treats long random-looking
 	// tokens (24 or more characters mixing letters and digits with high
