@@ -49,26 +49,34 @@ func (g gen) jwt() string {
 func (g gen) values() map[string]func() string {
 	hexN := func(n int) string { return g.s(hexLower, n) }
 	return map[string]func() string{
-		"aws_akid":           func() string { return "AKIA" + g.s(base32, 16) },
-		"aws_secret":         func() string { return g.s(b64, 40) },
-		"ghp":                func() string { return "ghp_" + g.s(alnum, 36) },
-		"gho":                func() string { return "gho_" + g.s(alnum, 36) },
-		"ghs":                func() string { return "ghs_" + g.s(alnum, 36) },
-		"github_pat":         func() string { return "github_pat_" + g.s(alnum, 22) + "_" + g.s(alnum, 59) },
-		"glpat":              func() string { return "glpat-" + g.s(b64url, 20) },
-		"slack_bot":          func() string { return "xoxb-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 13) + "-" + g.s(alnum, 24) },
-		"slack_user":         func() string { return "xoxp-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 13) + "-" + hexN(32) },
-		"slack_webhook":      func() string { return "https://hooks.slack.com/services/T" + g.s(upperNum, 8) + "/B" + g.s(upperNum, 10) + "/" + g.s(alnum, 24) },
-		"slack_webhook_host": func() string { return "hooks.slack.com/services/T" + g.s(upperNum, 8) + "/B" + g.s(upperNum, 10) + "/" + g.s(alnum, 24) },
-		"stripe_live":        func() string { return "sk_live_" + g.s(alnum, 24) },
-		"stripe_test":        func() string { return "sk_test_" + g.s(alnum, 24) },
-		"stripe_rk":          func() string { return "rk_live_" + g.s(alnum, 99) },
-		"openai_proj":        func() string { return "sk-proj-" + g.s(b64url, 156) },
-		"openai_legacy":      func() string { return "sk-" + g.s(alnum, 20) + "T3BlbkFJ" + g.s(alnum, 20) },
-		"anthropic":          func() string { return "sk-ant-api03-" + g.s(b64url, 93) + "AA" },
-		"google":             func() string { return "AIza" + g.s(b64url, 35) },
-		"gcp_secret":         func() string { return "GOCSPX-" + g.s(b64url, 28) },
-		"ya29":               func() string { return "ya29." + g.s(b64url, 120) },
+		"aws_akid":   func() string { return "AKIA" + g.s(base32, 16) },
+		"aws_secret": func() string { return g.s(b64, 40) },
+		"ghp":        func() string { return "ghp_" + g.s(alnum, 36) },
+		"gho":        func() string { return "gho_" + g.s(alnum, 36) },
+		"ghs":        func() string { return "ghs_" + g.s(alnum, 36) },
+		"github_pat": func() string { return "github_pat_" + g.s(alnum, 22) + "_" + g.s(alnum, 59) },
+		"glpat":      func() string { return "glpat-" + g.s(b64url, 20) },
+		"slack_bot": func() string {
+			return "xoxb-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 13) + "-" + g.s(alnum, 24)
+		},
+		"slack_user": func() string {
+			return "xoxp-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 13) + "-" + hexN(32)
+		},
+		"slack_webhook": func() string {
+			return "https://hooks.slack.com/services/T" + g.s(upperNum, 8) + "/B" + g.s(upperNum, 10) + "/" + g.s(alnum, 24)
+		},
+		"slack_webhook_host": func() string {
+			return "hooks.slack.com/services/T" + g.s(upperNum, 8) + "/B" + g.s(upperNum, 10) + "/" + g.s(alnum, 24)
+		},
+		"stripe_live":   func() string { return "sk_live_" + g.s(alnum, 24) },
+		"stripe_test":   func() string { return "sk_test_" + g.s(alnum, 24) },
+		"stripe_rk":     func() string { return "rk_live_" + g.s(alnum, 99) },
+		"openai_proj":   func() string { return "sk-proj-" + g.s(b64url, 156) },
+		"openai_legacy": func() string { return "sk-" + g.s(alnum, 20) + "T3BlbkFJ" + g.s(alnum, 20) },
+		"anthropic":     func() string { return "sk-ant-api03-" + g.s(b64url, 93) + "AA" },
+		"google":        func() string { return "AIza" + g.s(b64url, 35) },
+		"gcp_secret":    func() string { return "GOCSPX-" + g.s(b64url, 28) },
+		"ya29":          func() string { return "ya29." + g.s(b64url, 120) },
 		"azure_conn": func() string {
 			return "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + g.s(b64, 86) + "==;EndpointSuffix=core.windows.net"
 		},
