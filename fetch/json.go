@@ -15,15 +15,18 @@ import (
 // content_type, title, content, truncated, next_start_index); a failure
 // carries only url and error. MarshalJSON enforces that split.
 type JSONResult struct {
-	URL            string     `json:"url"`
-	FinalURL       string     `json:"final_url"`
-	Status         int        `json:"status"`
-	ContentType    string     `json:"content_type"`
-	Title          string     `json:"title"`
-	Content        string     `json:"content"`
-	Truncated      bool       `json:"truncated"`
-	NextStartIndex int        `json:"next_start_index"`
-	Error          *JSONError `json:"error,omitempty"`
+	URL            string `json:"url"`
+	FinalURL       string `json:"final_url"`
+	Status         int    `json:"status"`
+	ContentType    string `json:"content_type"`
+	Title          string `json:"title"`
+	Content        string `json:"content"`
+	Truncated      bool   `json:"truncated"`
+	NextStartIndex int    `json:"next_start_index"`
+	// Injection is Result.Injection: passages flagged as likely prompt
+	// injections, omitted when there are none.
+	Injection []InjectionFlag `json:"injection,omitempty"`
+	Error     *JSONError      `json:"error,omitempty"`
 }
 
 // JSONError describes why one URL could not be fetched. Type is a stable,
@@ -59,6 +62,7 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 	return JSONResult{
 		URL: url, FinalURL: res.FinalURL, Status: res.Status, ContentType: res.ContentType,
 		Title: res.Title, Content: res.Content, Truncated: res.Truncated, NextStartIndex: res.NextStartIndex,
+		Injection: res.Injection,
 	}
 }
 

@@ -133,3 +133,43 @@ func sharedDir(tb testing.TB, rel string) string {
 	tb.Skipf("../shared/%s not found; skipping (set CI=true to make this fatal)", rel)
 	return ""
 }
+
+// TestInjectionHeldOut counts prompt-injection flags on ordinary web text
+// (the WCXB pages' main content, whole pages at a time). Every flag there
+// is a false alarm unless a page really addresses models, which the log
+// lets a reader judge.
+func TestInjectionHeldOut(t *testing.T) {
+	dir := sharedDir(t, "extraction-bench/wcxb-dev/ground-truth")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	pages, flagged, flags := 0, 0, 0
+	for i, f := range files {
+		if !*heldoutFull && i%5 != 0 {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gt struct {
+			URL         string `json:"url"`
+			GroundTruth struct {
+				MainContent string `json:"main_content"`
+			} `json:"ground_truth"`
+		}
+		if err := json.Unmarshal(b, &gt); err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if fs := Injections(gt.GroundTruth.MainContent); len(fs) > 0 {
+			flagged++
+			flags += len(fs)
+			for _, fl := range fs {
+				t.Logf("flag %s on %s: %s", fl.Rule, gt.URL, fl.Excerpt)
+			}
+		}
+	}
+	t.Logf("injection flags on held-out web text: %d of %d pages flagged (%.2f%%), %d flags", flagged, pages, 100*float64(flagged)/float64(pages), flags)
+	if float64(flagged) > 0.01*float64(pages) {
+		t.Errorf("%d of %d ordinary pages flagged; ceiling 1%%", flagged, pages)
+	}
+}
