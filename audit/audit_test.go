@@ -50,7 +50,11 @@ func (m *memSink) Write(ctx context.Context, recs []Record) error {
 
 func (m *memSink) Close() error { m.mu.Lock(); m.closed = true; m.mu.Unlock(); return nil }
 
-func (m *memSink) all() []Record { m.mu.Lock(); defer m.mu.Unlock(); return append([]Record(nil), m.recs...) }
+func (m *memSink) all() []Record {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Record(nil), m.recs...)
+}
 
 func TestLoggerRecentAndFlush(t *testing.T) {
 	sink := &memSink{}
