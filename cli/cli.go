@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/policy"
 )
 
 // IO is the process's standard streams, injectable for tests.
@@ -166,6 +167,9 @@ func Main(ctx context.Context, args []string, stdio IO) (code int) {
 		fmt.Fprintln(stdio.Stderr, "Run 'webgate --help' for usage.")
 		return 2
 	}
+	// Commands act as the local, keyless CLI surface; servers replace the
+	// caller per request.
+	ctx = policy.WithCaller(ctx, policy.Caller{Surface: policy.SurfaceCLI})
 	rt := &runtime{Ctx: ctx, IO: stdio, g: &cli.Globals}
 	if err := kctx.Run(rt); err != nil {
 		var ee *exitError

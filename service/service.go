@@ -10,9 +10,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/webgate/webgate/audit"
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/ratelimit"
 	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/search/providers"
@@ -32,6 +34,16 @@ type Service struct {
 	// the audit, policy and guard layers (see decorate).
 	Searcher search.Searcher
 	Getter   fetch.Getter
+	// Guard is the guard layer; its detector also redacts audit records.
+	Guard *guard.Layer
+	// Counter counts per-key rate limits and budgets.
+	Counter ratelimit.Counter
+	// Audit is the audit log; Audit.Recent serves the console. Close the
+	// Service to flush it.
+	Audit *audit.Logger
+	// AuditSinks are extra audit sinks (the Redis stream) besides the
+	// configured file.
+	AuditSinks []audit.Sink
 }
 
 // New builds a Service from cfg. log may be nil.
@@ -74,7 +86,9 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	if s.Fetch, err = fetch.New(fo); err != nil {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
-	s.decorate()
+	if err := s.decorate(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
