@@ -68,8 +68,14 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 
 // ErrorType names the sentinel err wraps, for JSON error objects. The
 // names are a public contract (documented in docs/http-api.md); errors that
-// wrap no sentinel are "internal".
+// wrap no sentinel are "internal". Errors from the layers around the
+// fetcher (a policy refusal, the query guard) name themselves through an
+// ErrorType method.
 func ErrorType(err error) string {
+	var named interface{ ErrorType() string }
+	if errors.As(err, &named) {
+		return named.ErrorType()
+	}
 	for _, k := range errorTypes {
 		if errors.Is(err, k.err) {
 			return k.name

@@ -280,3 +280,6 @@ func Redact(text string, fs []Finding, repl func(Finding) string) string {
 func (d *Detector) RedactSecrets(text string) string {
 	return Redact(text, d.Scan(text), func(f Finding) string { return "[REDACTED:" + f.Rule + "]" })
 }
+
+// ErrorType names the refusal for JSON error objects.
+func (e *SecretError) ErrorType() string { return "secret_detected" }

@@ -62,3 +62,27 @@ func RetryAfterOf(err error) time.Duration {
 
 // IsDenial reports whether err is a refusal by policy.
 func IsDenial(err error) bool { return errors.Is(err, ErrDenied) }
+
+// ErrorType names the refusal for JSON error objects: unauthenticated,
+// invalid_key, surface_not_allowed, tool_not_allowed, domain_not_allowed,
+// rate_limited or budget_exhausted. The names are a public contract
+// (docs/security.md); fetch.ErrorType reports them for per-URL errors.
+func (d *Denial) ErrorType() string {
+	switch d.Kind {
+	case ErrNoKey:
+		return "unauthenticated"
+	case ErrBadKey:
+		return "invalid_key"
+	case ErrSurface:
+		return "surface_not_allowed"
+	case ErrTool:
+		return "tool_not_allowed"
+	case ErrDomain:
+		return "domain_not_allowed"
+	case ErrRateLimited:
+		return "rate_limited"
+	case ErrBudget:
+		return "budget_exhausted"
+	}
+	return "denied"
+}

@@ -230,7 +230,7 @@ func (c *composer) citation(i int, r search.Result, cited string) (anthropic.Cit
 func (c *composer) digest(call *searchCall, o *outcome) ([]segment, error) {
 	q := call.Query
 	if o.err != nil {
-		return []segment{{text: toolErrorText(q, toolErrorCode(o.err), c.maxQueryLen)}}, nil
+		return []segment{{text: toolErrorText(q, o.err, c.maxQueryLen)}}, nil
 	}
 	if len(o.results) == 0 {
 		msg := fmt.Sprintf("No web results found for %q", q)
