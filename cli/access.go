@@ -4,8 +4,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/service"
 )
+
+// untrusted is how the surfaces mark web content for models
+// (guard.content.mark_untrusted).
+func untrusted(cfg *config.Config) guard.Wrapper {
+	return guard.Wrapper{Off: !cfg.Guard.Content.MarkUntrustedEnabled()}
+}
 
 // closeService flushes the audit log of a command's service: one-shot
 // commands are audited too, and their records must reach the file before

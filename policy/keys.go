@@ -126,9 +126,7 @@ func KeyringFromConfig(cfg *config.Config) (*Keyring, error) {
 		}
 		keys = append(keys, key)
 	}
-	for i, t := range cfg.Server.AuthTokens {
-		keys = append(keys, Key{ID: legacyID(i), digest: sha256.Sum256([]byte(strings.TrimSpace(t)))})
-	}
+	keys = append(keys, KeyringFromTokens(cfg.Server.AuthTokens).keys...)
 	return NewKeyring(keys), nil
 }
 
@@ -147,4 +145,14 @@ func FromConfig(name string, c config.Policy) (*Policy, error) {
 		RateLimit:     Rate{Requests: c.RateLimit.Requests, Per: c.RateLimit.Per},
 		DailySearches: c.DailySearches,
 	}, nil
+}
+
+// KeyringFromTokens returns a keyring of unrestricted keys from plain
+// tokens (the older server.auth_tokens), with ids "auth_tokens[N]".
+func KeyringFromTokens(tokens []string) *Keyring {
+	keys := make([]Key, len(tokens))
+	for i, t := range tokens {
+		keys[i] = Key{ID: legacyID(i), digest: sha256.Sum256([]byte(strings.TrimSpace(t)))}
+	}
+	return NewKeyring(keys)
 }
