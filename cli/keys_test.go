@@ -62,3 +62,12 @@ func TestKeysHash(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesExposedBind: without keys, serve will not listen on an
+// address other machines can reach unless --insecure is given.
+func TestServeRefusesExposedBind(t *testing.T) {
+	code, _, stderr := run(t, nil, "serve", "--listen", "0.0.0.0:0")
+	if code != 1 || !strings.Contains(stderr, "refusing to serve on a non-loopback address without authentication") || !strings.Contains(stderr, "--insecure") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
