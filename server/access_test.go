@@ -137,7 +137,9 @@ func (e *accessEnv) do(t *testing.T, method, path, body string, hdr ...string) (
 	return resp.StatusCode, string(b), resp.Header
 }
 
-func (e *accessEnv) bearer(id string) []string { return []string{"Authorization", "Bearer " + e.keys[id]} }
+func (e *accessEnv) bearer(id string) []string {
+	return []string{"Authorization", "Bearer " + e.keys[id]}
+}
 
 const ghToken = "ghp_aB3dE5gH7jK9mN2pQ4rS6tU8vW0xY1zA2bC4"
 
@@ -389,7 +391,7 @@ func TestAuthMessages(t *testing.T) {
 
 func TestCheckExposure(t *testing.T) {
 	tests := []struct {
-		addr              string
+		addr               string
 		auth, insecure, ok bool
 	}{
 		{"127.0.0.1:8788", false, false, true},
