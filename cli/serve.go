@@ -10,6 +10,7 @@ import (
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/httpapi"
 	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/proxy"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
@@ -17,7 +18,8 @@ import (
 )
 
 type serveCmd struct {
-	Listen string `help:"Address to listen on (overrides listen; default 127.0.0.1:8788)." placeholder:"HOST:PORT"`
+	Listen   string `help:"Address to listen on (overrides listen; default 127.0.0.1:8788)." placeholder:"HOST:PORT"`
+	Insecure bool   `help:"Allow a non-loopback address without auth.keys (only behind a proxy that authenticates, or on a trusted network)."`
 }
 
 // Run serves the JSON API, MCP over HTTP, the Anthropic-compatible
@@ -33,6 +35,7 @@ func (c *serveCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
+	defer closeService(svc)
 	addr := cfg.Listen
 	if c.Listen != "" {
 		addr = c.Listen
@@ -41,15 +44,22 @@ func (c *serveCmd) Run(r *runtime) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && len(cfg.Server.AuthTokens) == 0 {
-		log.Warn("listening on a non-loopback address without server.auth_tokens: anyone who can reach it can use it", "addr", ln.Addr().String())
+	if err := server.CheckExposure(ln.Addr(), cfg.AuthEnabled(), c.Insecure); err != nil {
+		_ = ln.Close()
+		return err
 	}
-	if len(cfg.Server.AuthTokens) > 0 && cfg.Upstream.APIKey == "" {
-		// The proxy forwards the client's own credentials when it has none
-		// of its own; with gateway tokens on, those are webgate tokens.
-		log.Warn("server.auth_tokens is set but upstream.api_key is not: /v1/messages will forward clients' credentials to the upstream; set upstream.api_key")
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && !cfg.AuthEnabled() {
+		log.Warn("--insecure: listening on a non-loopback address without authentication", "addr", ln.Addr().String())
 	}
-	defer svc.Release()
+	if len(cfg.Server.AuthTokens) > 0 {
+		log.Warn("server.auth_tokens stores keys in plain text and attaches no policy; move them to auth.keys (printf %s \"$TOKEN\" | webgate keys hash --id NAME)")
+	}
+	if cfg.AuthEnabled() && cfg.Upstream.APIKey == "" {
+		// The gateway key itself is never forwarded (server.Auth removes
+		// it), so without upstream.api_key the upstream sees only what
+		// clients send besides it.
+		log.Warn("auth is on but upstream.api_key is not set: /v1/messages forwards only the credentials clients send besides their webgate key (send the webgate key as Authorization: Bearer and the upstream key as x-api-key), or set upstream.api_key")
+	}
 	opts, release, err := serverOptions(cfg, svc, getter, log)
 	if err != nil {
 		return err
@@ -64,9 +74,13 @@ func (c *serveCmd) Run(r *runtime) error {
 // release once the server has stopped: it closes the idle connections to
 // the upstream.
 func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger) (opts server.Options, release func(), err error) {
+	keys, err := policy.KeyringFromConfig(cfg)
+	if err != nil {
+		return server.Options{}, nil, err
+	}
 	hc := anthropic.NewHTTPClient(cfg.Upstream.WithDefaults().ResponseHeaderTimeout)
 	release = hc.CloseIdleConnections
-	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, HTTPClient: hc, Logger: log})
+	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, HTTPClient: hc, Untrusted: untrusted(cfg), Logger: log})
 	if err != nil {
 		return server.Options{}, nil, err
 	}
@@ -79,7 +93,7 @@ func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter
 		}),
 		MCP:             mcpserver.HTTPHandler(mcpSrv, cfg.Server.MaxRequestBytes, log),
 		Messages:        messages,
-		AuthTokens:      cfg.Server.AuthTokens,
+		Keys:            keys,
 		AllowedOrigins:  cfg.Server.AllowedOrigins,
 		MaxBodyBytes:    cfg.Server.MaxRequestBytes,
 		MaxConcurrent:   cfg.Server.MaxConcurrentRequests,

@@ -8,8 +8,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,6 +18,9 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/httpapi"
+	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/policy"
+	"github.com/webgate/webgate/proxy"
 )
 
 // Options configures the server. API and MCP are required; Messages is
@@ -33,8 +34,13 @@ type Options struct {
 	// /v1/messages, /v1/messages/count_tokens and /v1/models. Mount the
 	// proxy with one line: Options{..., Messages: proxyHandler}.
 	Messages http.Handler
-	// AuthTokens, when non-empty, are the accepted bearer tokens (also
-	// accepted as x-api-key, which Anthropic clients send).
+	// Keys are the gateway API keys and their policies; nil means no
+	// authentication (loopback use). Each surface answers a missing or
+	// bad key, or a key its policy keeps off that surface, in its own
+	// error format.
+	Keys *policy.Keyring
+	// AuthTokens, when non-empty and Keys is nil, are accepted bearer
+	// tokens with no policy (the older server.auth_tokens).
 	AuthTokens []string
 	// AllowedOrigins are browser origins allowed besides loopback ones.
 	AllowedOrigins []string
@@ -92,25 +98,33 @@ func handler(opts Options, st *state) http.Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	protected := http.NewServeMux()
+	keys := opts.Keys
+	if keys == nil && len(opts.AuthTokens) > 0 {
+		keys = policy.KeyringFromTokens(opts.AuthTokens)
+	}
+	auth := NewAuth(keys, log)
 	// The body cap covers the JSON API and MCP only: Messages requests
 	// carry whole conversations (images included) and the proxy enforces
 	// its own, larger limit (upstream.max_body_bytes).
-	protected.Handle("/v1/", limitBody(opts.MaxBodyBytes, opts.API))
-	protected.Handle("/mcp", limitBody(opts.MaxBodyBytes, opts.MCP))
+	mux.Handle("/v1/", auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, limitBody(opts.MaxBodyBytes, opts.API)))
+	mux.Handle("/mcp", auth.Wrap(policy.SurfaceMCP, mcpserver.WriteHTTPError, limitBody(opts.MaxBodyBytes, opts.MCP)))
 	if opts.Messages != nil {
+		msgs := auth.Wrap(policy.SurfaceMessages, proxy.WriteError, opts.Messages)
 		for _, p := range []string{"/v1/messages", "/v1/messages/", "/v1/models", "/v1/models/"} {
-			protected.Handle(p, opts.Messages)
+			mux.Handle(p, msgs)
 		}
 	}
 	if opts.Metrics != nil {
 		if opts.MetricsPublic {
 			mux.Handle(opts.MetricsPath, opts.Metrics)
 		} else {
-			protected.Handle(opts.MetricsPath, opts.Metrics)
+			// Behind the same keys as the JSON API.
+			mux.Handle(opts.MetricsPath, auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, opts.Metrics))
 		}
 	}
-	mux.Handle("/", requireAuth(opts.AuthTokens, protected))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
+	}))
 	probes.Handle("/", limitConcurrency(opts.MaxConcurrent, mux))
 	var h http.Handler = probes
 	h = checkOrigin(opts.AllowedOrigins, h)
@@ -192,46 +206,6 @@ var errShutdown = errors.New("server shutting down")
 
 // cancelGrace bounds the wait for cancelled handlers to return.
 const cancelGrace = 5 * time.Second
-
-// requireAuth checks the bearer token (or x-api-key) when tokens are
-// configured. Tokens are compared as SHA-256 digests in constant time, so
-// neither the content nor the length of a token leaks through timing.
-func requireAuth(tokens []string, next http.Handler) http.Handler {
-	if len(tokens) == 0 {
-		return next
-	}
-	digests := make([][32]byte, len(tokens))
-	for i, t := range tokens {
-		digests[i] = sha256.Sum256([]byte(t))
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		given := r.Header.Get("x-api-key")
-		if auth := r.Header.Get("Authorization"); auth != "" {
-			scheme, tok, ok := strings.Cut(auth, " ")
-			if ok && strings.EqualFold(scheme, "Bearer") {
-				given = strings.TrimSpace(tok)
-			}
-		}
-		if given != "" {
-			d := sha256.Sum256([]byte(given))
-			match := 0
-			for i := range digests {
-				// No early exit: every token is compared on every request.
-				match |= subtle.ConstantTimeCompare(d[:], digests[i][:])
-			}
-			if match == 1 {
-				next.ServeHTTP(w, r)
-				return
-			}
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="webgate"`)
-		msg := "missing credentials: send Authorization: Bearer <token> (one of server.auth_tokens)"
-		if given != "" {
-			msg = "invalid token"
-		}
-		httpapi.WriteError(w, http.StatusUnauthorized, "authentication_error", msg, 0)
-	})
-}
 
 // checkOrigin rejects browser requests from foreign origins and requests
 // whose Host is not a loopback name when the connection arrived on a

@@ -6,6 +6,7 @@ import (
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/metrics"
+	"github.com/webgate/webgate/ratelimit"
 	"github.com/webgate/webgate/redisstore"
 	"github.com/webgate/webgate/search"
 )
@@ -83,7 +84,8 @@ func (s *Service) shareOps() {
 	}
 	rc := s.Config.Redis
 	if rc.CountersEnabled() {
-		s.Counter = redisstore.NewCounter(s.Redis, s.Counter)
+		// Limits keep holding per replica while Redis is unreachable.
+		s.Counter = redisstore.NewCounter(s.Redis, ratelimit.NewLocalCounter(nil))
 	}
 	if rc.AuditEnabled() {
 		s.AuditSinks = append(s.AuditSinks, redisstore.NewSink(s.Redis, rc.AuditStream, rc.AuditMaxLen, 0))

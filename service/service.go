@@ -14,6 +14,7 @@ import (
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/metrics"
 	"github.com/webgate/webgate/ratelimit"
 	"github.com/webgate/webgate/redisstore"
@@ -40,8 +41,13 @@ type Service struct {
 	Metrics *metrics.Recorder
 	// Redis is the shared tier's client; nil without redis.url.
 	Redis *redisstore.Client
+	// Guard is the guard layer; its detector also redacts audit records.
+	Guard *guard.Layer
 	// Counter counts per-key rate limits and budgets.
 	Counter ratelimit.Counter
+	// Audit is the audit log; Audit.Recent serves the console. Close the
+	// Service to flush it.
+	Audit *audit.Logger
 	// AuditSinks are extra audit sinks (the Redis stream) besides the
 	// configured file.
 	AuditSinks []audit.Sink
@@ -94,7 +100,9 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
 	s.shareOps()
-	s.decorate()
+	if err := s.decorate(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
