@@ -3,15 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/webgate/webgate/anthropic"
 )
-
-// ErrUpstream wraps errors the upstream reported or malformed replies.
-var ErrUpstream = errors.New("openai upstream")
 
 // StopReason maps a finish_reason to an Anthropic stop_reason. hasTools
 // turns "stop" into tool_use for servers that finish tool calls with it
@@ -193,6 +189,9 @@ func toolInput(args string) (json.RawMessage, error) {
 
 func messageID(upstream string, opts *Options) string {
 	if upstream != "" && len(upstream) <= 128 {
+		if strings.HasPrefix(upstream, "msg_") {
+			return upstream
+		}
 		return "msg_" + upstream
 	}
 	return opts.newID("msg_")

@@ -307,33 +307,64 @@ func (t *StreamTranslator) Finish() error {
 	}
 	t.closeOpen()
 	t.done = true
-	stop := StopReason(t.finish, len(t.tools) > 0)
+	stop, seq := StopReason(t.finish, len(t.tools) > 0), ""
 	switch {
 	case t.refused && !cutOff(t.finish):
 		stop = "refusal"
 	case t.stopSeq != "" && stop == "end_turn":
-		t.messageDeltaStopSequence(t.stopSeq)
-		t.w.MessageStop()
-		return t.w.Err()
+		stop, seq = "stop_sequence", t.stopSeq
 	}
-	t.w.MessageDelta(stop, ConvertUsage(t.usage))
+	messageDelta(t.w, stop, seq, ConvertUsage(t.usage))
 	t.w.MessageStop()
 	return t.w.Err()
 }
 
-type messageDeltaSeq struct {
-	Type  string `json:"type"`
-	Delta struct {
-		StopReason   string `json:"stop_reason"`
-		StopSequence string `json:"stop_sequence"`
-	} `json:"delta"`
-	Usage anthropic.Usage `json:"usage"`
+// messageDelta writes message_delta; a non-empty seq is the stop
+// sequence that matched (EventWriter.MessageDelta always writes null).
+func messageDelta(w *anthropic.EventWriter, stop, seq string, u anthropic.Usage) {
+	if seq == "" {
+		w.MessageDelta(stop, u)
+		return
+	}
+	var d struct {
+		Type  string `json:"type"`
+		Delta struct {
+			StopReason   string `json:"stop_reason"`
+			StopSequence string `json:"stop_sequence"`
+		} `json:"delta"`
+		Usage anthropic.Usage `json:"usage"`
+	}
+	d.Type, d.Delta.StopReason, d.Delta.StopSequence, d.Usage = "message_delta", stop, seq, u
+	w.Event("message_delta", d)
 }
 
-func (t *StreamTranslator) messageDeltaStopSequence(seq string) {
-	d := messageDeltaSeq{Type: "message_delta", Usage: ConvertUsage(t.usage)}
-	d.Delta.StopReason, d.Delta.StopSequence = "stop_sequence", seq
-	t.w.Event("message_delta", d)
+// thinkingDelta writes a thinking_delta.
+func thinkingDelta(w *anthropic.EventWriter, index int, s string) {
+	var d struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+		Delta struct {
+			Type     string `json:"type"`
+			Thinking string `json:"thinking"`
+		} `json:"delta"`
+	}
+	d.Type, d.Index, d.Delta.Type, d.Delta.Thinking = "content_block_delta", index, "thinking_delta", s
+	w.Event("content_block_delta", d)
+}
+
+// signatureDelta writes a signature_delta, which Anthropic sends last in
+// a thinking block.
+func signatureDelta(w *anthropic.EventWriter, index int, sig string) {
+	var d struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+		Delta struct {
+			Type      string `json:"type"`
+			Signature string `json:"signature"`
+		} `json:"delta"`
+	}
+	d.Type, d.Index, d.Delta.Type, d.Delta.Signature = "content_block_delta", index, "signature_delta", sig
+	w.Event("content_block_delta", d)
 }
 
 // Fail ends the stream with an Anthropic error event and returns the
@@ -376,33 +407,13 @@ func (t *StreamTranslator) closeOpen() {
 	case blockNone:
 		return
 	case blockThinking:
-		d := signatureDelta{Type: "content_block_delta", Index: t.openIdx}
-		d.Delta.Type, d.Delta.Signature = "signature_delta", t.thinkSig
-		t.w.Event("content_block_delta", d)
+		signatureDelta(t.w, t.openIdx, t.thinkSig)
 	case blockTool:
 		t.tools[t.cur].closed = true
 		t.cur++
 	}
 	t.w.BlockStop(t.openIdx)
 	t.open = blockNone
-}
-
-type thinkingDelta struct {
-	Type  string `json:"type"`
-	Index int    `json:"index"`
-	Delta struct {
-		Type     string `json:"type"`
-		Thinking string `json:"thinking"`
-	} `json:"delta"`
-}
-
-type signatureDelta struct {
-	Type  string `json:"type"`
-	Index int    `json:"index"`
-	Delta struct {
-		Type      string `json:"type"`
-		Signature string `json:"signature"`
-	} `json:"delta"`
 }
 
 // thinking writes reasoning that arrived in field ("" for reasoning that
@@ -415,9 +426,8 @@ func (t *StreamTranslator) thinking(s, field string) error {
 		t.openBlock(blockThinking, ThinkingBlock{})
 		t.thinkSig = ReasoningSignature(field)
 	}
-	d := thinkingDelta{Type: "content_block_delta", Index: t.openIdx}
-	d.Delta.Type, d.Delta.Thinking = "thinking_delta", s
-	return t.w.Event("content_block_delta", d)
+	thinkingDelta(t.w, t.openIdx, s)
+	return t.w.Err()
 }
 
 func (t *StreamTranslator) text(s string) error {

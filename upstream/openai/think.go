@@ -29,6 +29,7 @@ const (
 type thinkSplitter struct {
 	state thinkState
 	held  string
+	trim  bool // drop newlines at the start of the thinking
 }
 
 // split consumes a content fragment and returns what is certainly
@@ -46,6 +47,7 @@ func (s *thinkSplitter) split(frag string) (thinking, text string) {
 			switch {
 			case strings.HasPrefix(lead, thinkOpen):
 				s.state = thinkInside
+				s.trim = true
 				in = lead[len(thinkOpen):]
 			case strings.HasPrefix(thinkOpen, lead) && len(in) <= maxThinkLead:
 				s.held = in // whitespace or a partial <think>: wait
@@ -54,6 +56,13 @@ func (s *thinkSplitter) split(frag string) (thinking, text string) {
 				s.state = thinkPlain
 			}
 		case thinkInside:
+			if s.trim {
+				// The newline models put after <think> is layout.
+				if in = strings.TrimLeft(in, "\r\n"); in == "" {
+					return thinking, text
+				}
+				s.trim = false
+			}
 			if i := strings.Index(in, thinkClose); i >= 0 {
 				thinking += in[:i]
 				in = in[i+len(thinkClose):]
