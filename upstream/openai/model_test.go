@@ -292,4 +292,3 @@ func compareSections(t *testing.T, file string, ar *txtar.Archive, want map[stri
 		}
 	}
 }
-
