@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/emulate"
@@ -29,6 +30,7 @@ type events struct {
 	q      eventQueue
 	err    error // what Next returns once the queue is empty
 	once   sync.Once
+	closed atomic.Bool
 }
 
 // errClosed is the upstream request's cancel cause after Close.
@@ -37,10 +39,15 @@ var errClosed = errors.New("events closed")
 // Next implements emulate.Events.
 func (e *events) Next() (anthropic.Event, error) {
 	for {
+		if e.closed.Load() {
+			e.release()
+			return anthropic.Event{}, errClosed
+		}
 		if ev, ok := e.q.pop(); ok {
 			return ev, nil
 		}
 		if e.err != nil {
+			e.release()
 			return anthropic.Event{}, e.err
 		}
 		e.step()
@@ -120,15 +127,22 @@ func (e *events) stopBody() {
 }
 
 // Close implements emulate.Events; it cancels the upstream request if it
-// is still running. It is safe to call more than once.
+// is still running. It is safe to call more than once, and from another
+// goroutine while Next waits on the upstream, which it unblocks.
 func (e *events) Close() error {
+	e.closed.Store(true)
 	e.stopBody()
-	if e.err == nil {
-		e.err = errClosed
-	}
-	e.q.reset()
-	e.w.Close()
 	return nil
+}
+
+// release drops the queue and recycles the writer's buffer; only the
+// goroutine calling Next uses them.
+func (e *events) release() {
+	if e.w != nil {
+		e.q.reset()
+		e.w.Close()
+		e.w = nil
+	}
 }
 
 // eventQueue is the io.Writer under the translator's EventWriter: it

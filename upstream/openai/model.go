@@ -194,11 +194,13 @@ func (m *Model) Stream(ctx context.Context, hdr http.Header, body []byte) (emula
 	}
 	if uerr != nil {
 		e.Close()
+		e.release()
 		uerr.Header = resp.Header.Clone()
 		return nil, uerr
 	}
 	if err := e.ctx.Err(); err != nil {
 		e.Close()
+		e.release()
 		return nil, fmt.Errorf("openai upstream: %w", err)
 	}
 	return e, nil

@@ -220,6 +220,32 @@ func TestModelCloseCancelsUpstream(t *testing.T) {
 	}
 }
 
+// Close from another goroutine unblocks a Next waiting on the upstream.
+func TestModelCloseUnblocksNext(t *testing.T) {
+	g := newGatedServer(t, sseChunk(`{"content":"Hel"}`), "")
+	m := newTestModel(t, g.URL, ModelOptions{})
+	evs, err := m.Stream(context.Background(), nil, []byte(simpleRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nextNames(t, evs, 3)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := evs.Next() // blocks: the upstream is holding back
+		errc <- err
+	}()
+	evs.Close()
+	select {
+	case err := <-errc:
+		if err == nil || errors.Is(err, io.EOF) {
+			t.Fatalf("Next after Close = %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Next still blocked after Close")
+	}
+	waitDone(t, g)
+}
+
 // A context that ends before the first event makes Stream fail.
 func TestModelContextCancelBeforeFirstEvent(t *testing.T) {
 	g := newGatedServer(t, ": waiting\n\n", sseChunk(`{"content":"x"}`)+sseEnd)
