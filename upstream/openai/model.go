@@ -36,7 +36,6 @@ type Model struct {
 	maxBody  int64
 }
 
-var _ emulate.Model = (*Model)(nil)
 
 // ModelOptions configure a Model beyond what config.Upstream holds. The
 // zero value is ready to use.
