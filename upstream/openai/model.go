@@ -36,7 +36,6 @@ type Model struct {
 	maxBody  int64
 }
 
-
 // ModelOptions configure a Model beyond what config.Upstream holds. The
 // zero value is ready to use.
 type ModelOptions struct {
