@@ -63,18 +63,26 @@ func FuzzChunkDecoder(f *testing.F) {
 	})
 }
 
-// checkStreamRules is checkStream's structural part, usable on any ending.
-func checkStreamRules(t *testing.T, s string) {
+// checkStreamRules checks the rules every stream keeps, however it
+// ends: each event's type member is its name, at most one block is open,
+// block indices are continuous, and no message_delta or message_stop comes
+// while a block is open. It returns the event names.
+func checkStreamRules(t *testing.T, s string) []string {
 	t.Helper()
 	rd := anthropic.NewReader(strings.NewReader(s), 0, 0)
+	var names []string
 	open, next := -1, 0
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
-			return
+			return names
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		names = append(names, ev.Name)
+		if typ, err := anthropic.DecodeType(ev.Data); err != nil || typ != ev.Name {
+			t.Fatalf("event %s has type %q (%v)", ev.Name, typ, err)
 		}
 		var idx struct{ Index int }
 		_ = jsonUnmarshal(ev.Data, &idx)

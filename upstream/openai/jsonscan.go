@@ -16,7 +16,6 @@ type objectScanner struct {
 	started  bool   // the opening '{' was seen
 	complete bool
 	invalid  bool
-	n        int // bytes fed
 }
 
 // maxScanDepth bounds nesting, and so the stack's memory.
@@ -56,7 +55,6 @@ func (s *objectScanner) feed(b []byte) {
 		if s.invalid {
 			return
 		}
-		s.n++
 		s.byte(c)
 	}
 }

@@ -340,31 +340,24 @@ func messageDelta(w *anthropic.EventWriter, stop, seq string, u anthropic.Usage)
 
 // thinkingDelta writes a thinking_delta.
 func thinkingDelta(w *anthropic.EventWriter, index int, s string) {
-	var d struct {
-		Type  string `json:"type"`
-		Index int    `json:"index"`
-		Delta struct {
-			Type     string `json:"type"`
-			Thinking string `json:"thinking"`
-		} `json:"delta"`
-	}
-	d.Type, d.Index, d.Delta.Type, d.Delta.Thinking = "content_block_delta", index, "thinking_delta", s
-	w.Event("content_block_delta", d)
+	stringDelta(w, index, "thinking_delta", "thinking", s)
 }
 
 // signatureDelta writes a signature_delta, which Anthropic sends last in
 // a thinking block.
 func signatureDelta(w *anthropic.EventWriter, index int, sig string) {
-	var d struct {
-		Type  string `json:"type"`
-		Index int    `json:"index"`
-		Delta struct {
-			Type      string `json:"type"`
-			Signature string `json:"signature"`
-		} `json:"delta"`
-	}
-	d.Type, d.Index, d.Delta.Type, d.Delta.Signature = "content_block_delta", index, "signature_delta", sig
-	w.Event("content_block_delta", d)
+	stringDelta(w, index, "signature_delta", "signature", sig)
+}
+
+// stringDelta writes a content_block_delta whose delta is
+// {"type": typ, key: value}, type first as Anthropic writes it.
+func stringDelta(w *anthropic.EventWriter, index int, typ, key, value string) {
+	delta := anthropic.AppendString([]byte(`{"type":"`+typ+`","`+key+`":`), value, false)
+	w.Event("content_block_delta", struct {
+		Type  string          `json:"type"`
+		Index int             `json:"index"`
+		Delta json.RawMessage `json:"delta"`
+	}{"content_block_delta", index, append(delta, '}')})
 }
 
 // Fail ends the stream with an Anthropic error event and returns the
