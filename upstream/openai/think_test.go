@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,17 @@ func TestThinkSplitter(t *testing.T) {
 				t.Errorf("thinking %q text %q, want %q %q", th.String(), tx.String(), c.thinking, c.txt)
 			}
 		})
+	}
+}
+
+// unquote's fast path must decode exactly as encoding/json does.
+func TestUnquote(t *testing.T) {
+	for _, in := range []string{`""`, `"plain"`, `"é ü"`, `"a\"b"`, `"tab\t"`, "\"raw\ttab\"", `"\u00e9"`, "\"bad \xff utf8\"", `"x`} {
+		got, err := unquote([]byte(in))
+		var want string
+		werr := json.Unmarshal([]byte(in), &want)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("unquote(%q) = %q, %v; encoding/json %q, %v", in, got, err, want, werr)
+		}
 	}
 }
