@@ -128,9 +128,9 @@ func NewModel(cfg config.Upstream, o ModelOptions) (*Model, error) {
 // Stream implements emulate.Model. body is a Messages request (its
 // "stream" member is ignored: the upstream is always asked to stream
 // unless NoStream is set); the events always stream. Credentials are
-// upstream.api_key when configured, else the client's x-api-key or
-// Authorization bearer token, sent as Authorization: Bearer; no other
-// client header is forwarded.
+// upstream.api_key when configured, else the client's x-api-key, both sent
+// as Authorization: Bearer, else the client's Authorization header as
+// is; no other client header is forwarded.
 //
 // Errors before any event: a request that cannot be translated wraps
 // ErrUnsupported, ErrServerBlock or anthropic.ErrInvalidRequest; a non-2xx
@@ -190,16 +190,17 @@ func (m *Model) Stream(ctx context.Context, hdr http.Header, body []byte) (emula
 		b, _ := io.ReadAll(io.LimitReader(br, maxErrorBody))
 		uerr = &emulate.UpstreamError{Status: http.StatusBadGateway, Body: b}
 	}
+	if err := e.ctx.Err(); err != nil {
+		// The caller is gone; whatever the reply was does not matter.
+		e.Close()
+		e.release()
+		return nil, fmt.Errorf("openai upstream: %w", err)
+	}
 	if uerr != nil {
 		e.Close()
 		e.release()
 		uerr.Header = resp.Header.Clone()
 		return nil, uerr
-	}
-	if err := e.ctx.Err(); err != nil {
-		e.Close()
-		e.release()
-		return nil, fmt.Errorf("openai upstream: %w", err)
 	}
 	return e, nil
 }
