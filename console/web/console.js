@@ -104,7 +104,13 @@
     try {
       session = await api('/console/api/session');
     } catch (e) {
-      if (e.status !== 401) { const g = $('global-error'); g.textContent = describe(e); g.hidden = false; }
+      if (e.status === 403 && e.type === 'surface_not_allowed') {
+        // A valid key whose policy keeps it off the console.
+        sessionStorage.removeItem(KEY);
+        showSignin(describe(e));
+      } else if (e.status !== 401) {
+        const g = $('global-error'); g.textContent = describe(e); g.hidden = false;
+      }
       return;
     }
     $('global-error').hidden = true;
@@ -240,7 +246,7 @@
       svg.append(pl);
     });
     const legend = el('p', { class: 'legend' }, ...lines.map((l, i) => el('span', {}, el('span', { class: 'swatch s' + ((i % 4) + 1) }), l.label)),
-      el('span', { text: 'max ' + num(max, max < 10 ? 1 : 0) + ' ' + unit }));
+      el('span', { text: 'max ' + num(max, max < 10 ? 1 : 0) + ' ' + unit + '; 60 minutes to now' }));
     return el('figure', { class: 'chart' }, el('figcaption', { text: title }), svg, legend);
   }
 
