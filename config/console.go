@@ -25,7 +25,8 @@ type Console struct {
 	// key sees only the records made with itself, because queries and URLs
 	// are private to whoever sent them. Without authentication everyone who
 	// can reach the console sees every record. Each id must name a key in
-	// auth.keys.
+	// auth.keys (keys from the older server.auth_tokens cannot be
+	// operators).
 	Operators []string `yaml:"operators"`
 }
 

@@ -65,6 +65,7 @@ try {
 
   // 2. Status: the provider from the fake, its breaker closed.
   await page.getByRole('heading', { name: 'Status', level: 1 }).waitFor();
+  check(await page.evaluate(() => document.activeElement.id) === 'status-h', 'focus moves to the view after sign-in');
   const providerRow = page.locator('#providers-table tbody tr', { hasText: 'searxng' });
   await providerRow.waitFor();
   check((await providerRow.locator('td').first().textContent()) === 'closed', 'searxng breaker closed');
@@ -134,11 +135,15 @@ try {
     setupText.includes('--token-env WEBGATE_TOKEN') && setupText.includes('claude-desktop'), 'setup snippets shown', setupText.slice(0, 600));
 
   // 7. Status again: the console's own traffic and the provider call count.
+  // The tables still hold the first visit's figures until the refresh
+  // lands, so wait for the new ones rather than reading at once.
   await page.getByRole('link', { name: 'Status' }).click();
-  const consoleRow = page.locator('#surfaces-table tbody tr', { hasText: 'Console' });
-  await consoleRow.waitFor();
-  const calls = await providerRow.locator('td').nth(4).textContent();
-  check(Number(calls) >= 1, 'provider calls counted', calls);
+  await page.waitForFunction(() => {
+    const row = [...document.querySelectorAll('#providers-table tbody tr')].find((r) => r.textContent.includes('searxng'));
+    return row && Number(row.querySelectorAll('td')[4].textContent) >= 1;
+  }, null, { timeout: WAIT });
+  check(true, 'provider calls counted');
+  await page.locator('#surfaces-table tbody tr', { hasText: 'Console' }).waitFor();
   await page.locator('#surface-charts svg[role="img"]').waitFor();
   const shot2 = path.join(ARTIFACTS, 'console-status.png');
   await page.screenshot({ path: shot2, fullPage: true });
@@ -150,6 +155,8 @@ try {
   check(await page.evaluate(() => sessionStorage.length === 0), 'sign out clears the key');
 
   check(seen.problems.length === 0, 'no script errors, CSP violations, failed or foreign requests', seen.problems);
+  // The CSP requires Trusted Types: markup cannot be assigned as a string.
+  check(await page.evaluate(() => { try { document.body.innerHTML = '<b>x</b>'; return false; } catch (e) { return e instanceof TypeError; } }), 'Trusted Types enforced');
 } catch (e) {
   seen.error = String(e && e.stack || e);
   exitCode = 1;

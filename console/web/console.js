@@ -100,7 +100,7 @@
     $('signin-key').focus();
   }
 
-  async function start() {
+  async function start(focus) {
     try {
       session = await api('/console/api/session');
     } catch (e) {
@@ -116,7 +116,7 @@
     $('global-error').hidden = true;
     $('who').hidden = !session.auth;
     $('who-text').textContent = session.auth ? 'Key: ' + session.key_id + (session.operator ? ' (operator)' : '') : '';
-    route(false);
+    route(focus);
   }
 
   function route(focus) {
@@ -136,7 +136,7 @@
     if (!key) return;
     sessionStorage.setItem(KEY, key);
     $('signin-key').value = '';
-    start();
+    start(true);
   });
   $('signout').addEventListener('click', () => {
     sessionStorage.removeItem(KEY);
@@ -391,5 +391,5 @@
     return el('div', {}, el('div', { class: 'snippet-head' }, el('p', { text: label }), btn), pre);
   }
 
-  start();
+  start(false);
 })();
