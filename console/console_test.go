@@ -109,7 +109,10 @@ func newConsole(t *testing.T, mod func(*console.Options)) (*console.Console, *fa
 		},
 		Digest: func(r *search.Response) string { return "digest of " + r.Query.Text },
 		Snapshot: func() metrics.Snapshot {
-			return metrics.Snapshot{Time: t0, Started: t0.Add(-time.Hour), ActiveStreams: 2}
+			return metrics.Snapshot{Time: t0, Started: t0.Add(-time.Hour), ActiveStreams: 2, Providers: []metrics.ProviderStats{
+				{Name: "brave", State: "open", OpenUntil: t0.Add(30 * time.Second), RetryAfter: 30 * time.Second, LastErrorKind: "rate_limited",
+					Recent: metrics.Summary{Count: 4, Errors: 1, ErrorRate: 0.25, P50MS: 120, P95MS: 480}},
+			}}
 		},
 		Audit:     records,
 		Operators: []string{"root"},
@@ -243,7 +246,9 @@ func TestAPI(t *testing.T) {
 		{"session anonymous", anon, "GET", "/console/api/session", "", 200, map[string]any{"auth": false, "operator": true, "version": "1.2.3"}},
 		{"session key", alice, "GET", "/console/api/session", "", 200, map[string]any{"auth": true, "key_id": "alice", "operator": false}},
 		{"session operator", root, "GET", "/console/api/session", "", 200, map[string]any{"operator": true}},
-		{"status", anon, "GET", "/console/api/status", "", 200, map[string]any{"version": "1.2.3", "uptime_seconds": 3600.0, "active_streams": 2.0}},
+		{"status", anon, "GET", "/console/api/status", "", 200, map[string]any{"version": "1.2.3", "uptime_seconds": 3600.0, "active_streams": 2.0,
+			"providers.0.state": "open", "providers.0.retry_after": 30e9, "providers.0.last_error_kind": "rate_limited", "providers.0.open_until": "2026-11-23T12:00:30Z",
+			"providers.0.recent.error_rate": 0.25, "providers.0.recent.p95_ms": 480.0}},
 		{"audit all", anon, "GET", "/console/api/audit", "", 200, map[string]any{"scope": "all", "records.#": 3.0}},
 		{"audit filter", anon, "GET", "/console/api/audit?key=alice&outcome=ok", "", 200, map[string]any{"records.#": 1.0, "records.0.query": "golang [REDACTED:aws_key]"}},
 		{"audit surface", root, "GET", "/console/api/audit?surface=api", "", 200, map[string]any{"scope": "all", "records.#": 1.0, "records.0.key_id": "bob"}},
