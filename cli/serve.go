@@ -135,7 +135,9 @@ func consoleHandler(cfg *config.Config, svc *service.Service, getter fetch.Gette
 	}
 	return console.New(console.Options{
 		Searcher: svc.Searcher, Fetcher: getter,
-		Digest:    func(r *search.Response) string { return mcpserver.SearchText(r, mo) },
+		Digest: func(ctx context.Context, r *search.Response, content bool) string {
+			return mcpserver.SearchText(ctx, r, mo, content)
+		},
 		Snapshot:  svc.Metrics.Snapshot,
 		Audit:     svc.Audit,
 		Operators: cfg.Console.Operators,

@@ -221,9 +221,12 @@ func setupCLI(client, configFile string, page SetupPage) string {
 type SearchResult struct {
 	// TookMS is the server-side time of the whole search (policy, guard,
 	// cache and providers).
-	TookMS   float64 `json:"took_ms"`
-	Provider string  `json:"provider"`
-	Cached   bool    `json:"cached"`
+	TookMS float64 `json:"took_ms"`
+	// ContentMS is the time spent fetching the top results' pages for
+	// include_content.
+	ContentMS float64 `json:"content_ms,omitempty"`
+	Provider  string  `json:"provider"`
+	Cached    bool    `json:"cached"`
 	// Attempts are the provider calls made, in order (none on a cache
 	// hit).
 	Attempts []Attempt           `json:"attempts"`
@@ -239,8 +242,16 @@ type Attempt struct {
 	Error    string  `json:"error,omitempty"`
 }
 
+// SearchRequest is the body of POST /console/api/search: the JSON API's
+// search body, plus include_content, which also fetches the top results'
+// pages into the digest, as the MCP web_search tool does.
+type SearchRequest struct {
+	httpapi.SearchRequest
+	IncludeContent bool `json:"include_content,omitempty"`
+}
+
 func (c *Console) search(w http.ResponseWriter, r *http.Request) {
-	var sr httpapi.SearchRequest
+	var sr SearchRequest
 	if err := decode(r, &sr); err != nil {
 		httpapi.WriteErr(w, r, err)
 		return
@@ -265,10 +276,14 @@ func (c *Console) search(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Attempts = append(out.Attempts, at)
 	}
-	if c.opts.Digest != nil {
-		out.Digest = c.opts.Digest(resp)
-	} else {
+	if c.opts.Digest == nil {
 		out.Digest = plainDigest(resp)
+	} else {
+		start = time.Now()
+		out.Digest = c.opts.Digest(r.Context(), resp, sr.IncludeContent)
+		if sr.IncludeContent {
+			out.ContentMS = ms(time.Since(start))
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

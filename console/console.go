@@ -16,6 +16,7 @@ package console
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -57,8 +58,10 @@ type Options struct {
 	Searcher search.Searcher
 	Fetcher  fetch.Getter
 	// Digest renders a search response as the Markdown an agent reads
-	// (mcpserver.SearchText); nil shows a plain numbered list.
-	Digest func(*search.Response) string
+	// (mcpserver.SearchText), fetching the top results' pages when
+	// includeContent is set, as web_search's include_content does; nil
+	// shows a plain numbered list.
+	Digest func(ctx context.Context, resp *search.Response, includeContent bool) string
 	// Snapshot returns the in-process metrics for the Status view
 	// ((*metrics.Recorder).Snapshot); nil shows empty charts.
 	Snapshot func() metrics.Snapshot

@@ -107,7 +107,9 @@ func newConsole(t *testing.T, mod func(*console.Options)) (*console.Console, *fa
 			"https://example.com/cached": {URL: "https://example.com/cached", FinalURL: "https://example.com/cached", Status: 200, ContentType: "text/html",
 				Content: "c", TotalLength: 1, Cached: true},
 		},
-		Digest: func(r *search.Response) string { return "digest of " + r.Query.Text },
+		Digest: func(_ context.Context, r *search.Response, content bool) string {
+			return fmt.Sprintf("digest of %s (content %v)", r.Query.Text, content)
+		},
 		Snapshot: func() metrics.Snapshot {
 			return metrics.Snapshot{Time: t0, Started: t0.Add(-time.Hour), ActiveStreams: 2, Providers: []metrics.ProviderStats{
 				{Name: "brave", State: "open", OpenUntil: t0.Add(30 * time.Second), RetryAfter: 30 * time.Second, LastErrorKind: "rate_limited",
@@ -270,8 +272,10 @@ func TestAPI(t *testing.T) {
 		{"setup bad transport", anon, "GET", "/console/api/setup?transport=pigeon", "", 400, map[string]any{"error.type": "invalid_request"}},
 		{"setup bad url", anon, "GET", "/console/api/setup?url=ftp://x", "", 400, map[string]any{"error.type": "invalid_request"}},
 		{"search", anon, "POST", "/console/api/search", `{"query":"go generics","max_results":2,"allowed_domains":["go.dev"],"country":"us","provider":"searxng"}`, 200, map[string]any{
-			"provider": "searxng", "cached": false, "digest": "digest of go generics", "json.results.#": 2.0, "json.results.0.published": "2025-06-01",
+			"provider": "searxng", "cached": false, "digest": "digest of go generics (content false)", "json.results.#": 2.0, "json.results.0.published": "2025-06-01",
 			"attempts.0.provider": "brave", "attempts.0.error": "brave: rate limited", "attempts.1.results": 2.0, "attempts.1.took_ms": 12.0}},
+		{"search with content", anon, "POST", "/console/api/search", `{"query":"go generics","include_content":true}`, 200, map[string]any{
+			"digest": "digest of go generics (content true)", "provider": "searxng"}},
 		{"search empty", anon, "POST", "/console/api/search", `{"query":"  "}`, 400, map[string]any{"error.type": "invalid_request", "error.message": "query (q) is required"}},
 		{"search bad country", anon, "POST", "/console/api/search", `{"query":"x","country":"USA"}`, 400, map[string]any{"error.type": "invalid_request"}},
 		{"search unknown field", anon, "POST", "/console/api/search", `{"q":"x"}`, 400, map[string]any{"error.type": "invalid_request"}},

@@ -110,6 +110,17 @@ try {
   // The raw HTML is shown, not rendered: its markup made no elements.
   check(await page.locator('#fetch-raw footer').count() === 0, 'raw page not rendered');
   seen.fetch = { meta: fmeta };
+
+  // 4b. A search with include_content: the digest carries the pages, as
+  // an agent's web_search with include_content does.
+  await page.getByLabel('Query').fill('webgate console content');
+  await page.getByLabel('Include page content').check();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const contentMeta = page.locator('#search-meta', { hasText: 'pages fetched in' });
+  await contentMeta.waitFor();
+  const digest2 = await page.locator('#search-digest').textContent();
+  check(digest2.includes('Search results for "webgate console content"') && digest2.includes('--- Content of result 1 ---') && digest2.includes('SECOND-PART') &&
+    !digest2.includes('Copyright nobody'), 'digest with page content', digest2);
   const shot1 = path.join(ARTIFACTS, 'console-playground.png');
   await page.screenshot({ path: shot1, fullPage: true });
   seen.screenshots.push(shot1);
@@ -120,11 +131,12 @@ try {
   await searchRow.waitFor();
   const cells = await searchRow.locator('td').allTextContents();
   check(cells[1] === 'e2e-console' && cells[2] === 'console' && cells[3] === 'search' && cells[5] === 'searxng' && cells[8].startsWith('ok'), 'search audited', cells);
-  await page.locator('#audit-table tbody tr', { hasText: PAGE_URL }).waitFor();
+  await page.locator('#audit-table tbody tr', { hasText: PAGE_URL }).first().waitFor();
   check(true, 'fetch audited');
+  // The playground's fetch and include_content's two pages.
   await page.getByLabel('Kind').selectOption('fetch');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.getByText(/^Showing every key's records\. 1 record\.$/).waitFor();
+  await page.getByText(/^Showing every key's records\. 3 records\.$/).waitFor();
   check(true, 'audit filter applied');
 
   // 6. Setup: snippets for this server with the key read from the environment.

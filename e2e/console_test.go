@@ -110,7 +110,7 @@ type consoleSummary struct {
 // TestConsoleInChromium loads the web console of a real `webgate serve`
 // in headless Chromium, signs in with a gateway key, runs a search
 // against the SearXNG fake and a fetch of a loopback page, and checks what
-// a person would see in every view. Screenshots are saved to
+// a person would see in every view (include_content too). Screenshots are saved to
 // artifactsDir.
 func TestConsoleInChromium(t *testing.T) {
 	node, browser := requireChromium(t)
@@ -166,7 +166,7 @@ console:
 			t.Errorf("screenshot %s: %v", p, err)
 		}
 	}
-	if hits.Load() != 1 {
-		t.Errorf("the SearXNG fake saw %d searches, want 1", hits.Load())
+	if hits.Load() != 2 {
+		t.Errorf("the SearXNG fake saw %d searches, want 2", hits.Load())
 	}
 }

@@ -129,13 +129,17 @@ func searchOutput(query string, resp *search.Response) SearchOutput {
 	return out
 }
 
-// SearchText is the text web_search gives a model for resp (without
-// include_content), so another surface, such as the web console's
-// playground, can show exactly what an agent reads. opts supplies the
-// untrusted-content marking and the output cap.
-func SearchText(resp *search.Response, opts Options) string {
+// SearchText is the text web_search gives a model for resp, so another
+// surface, such as the web console's playground, can show exactly what an
+// agent reads. opts supplies the untrusted-content marking and the output
+// cap; with includeContent, the top results' pages are fetched through
+// opts.Fetcher within opts.ContentTimeout, as include_content does.
+func SearchText(ctx context.Context, resp *search.Response, opts Options, includeContent bool) string {
 	opts.applyDefaults()
 	out := searchOutput(resp.Query.Text, resp)
+	if includeContent && len(out.Results) > 0 && opts.Fetcher != nil {
+		(&tools{opts: opts, log: opts.Logger}).enrich(ctx, &out, newProgress(nil, 0))
+	}
 	return capText(renderSearch(&out, opts.Untrusted), opts.MaxOutputChars)
 }
 

@@ -273,6 +273,7 @@
     if ($('search-country').value.trim()) body.country = $('search-country').value.trim();
     if ($('search-language').value.trim()) body.language = $('search-language').value.trim();
     if ($('search-freshness').value) body.freshness = $('search-freshness').value;
+    if ($('search-content').checked) body.include_content = true;
     setError('search-error', null);
     busy(f, true);
     $('search-meta').textContent = 'Searching…';
@@ -282,7 +283,8 @@
       const rt = performance.now() - t0;
       const tried = r.attempts.length ? ' Provider calls: ' + r.attempts.map((a) => a.provider + ' ' + fmtMS(a.took_ms) + (a.error ? ' failed: ' + a.error : ', ' + a.results + ' results')).join('; ') + '.' : '';
       $('search-meta').textContent = r.json.results.length + ' results from ' + r.provider + (r.cached ? ' (cache)' : '') +
-        ' in ' + fmtMS(r.took_ms) + ' on the server, ' + fmtMS(rt) + ' round trip.' + tried;
+        ' in ' + fmtMS(r.took_ms) + ' on the server' + (r.content_ms ? ' (pages fetched in ' + fmtMS(r.content_ms) + ')' : '') +
+        ', ' + fmtMS(rt) + ' round trip.' + tried;
       $('search-digest').textContent = r.digest;
       $('search-json').textContent = JSON.stringify(r.json, null, 2);
       $('search-out').hidden = false;
