@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/search"
+	upstream "github.com/webgate/webgate/upstream/anthropic"
 )
 
 // Errors the fast path raises before asking the search engine. They are
@@ -83,11 +85,19 @@ func toolErrorText(query, code string, maxQueryLen int) string {
 // rewritten and pass through with their own status and body.
 func apiError(err error) (int, anthropic.ErrorResponse) {
 	var mbe *http.MaxBytesError
+	var se *emulate.StreamError
 	switch {
 	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge, anthropic.NewError("request_too_large", err.Error())
-	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest):
+	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest),
+		errors.Is(err, emulate.ErrInvalidRequest), errors.Is(err, emulate.ErrInvalidHistory):
 		return http.StatusBadRequest, anthropic.NewError("invalid_request_error", err.Error())
+	case errors.As(err, &se):
+		status, ok := streamErrorStatus[se.Type]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		return status, anthropic.NewError(se.Type, se.Message)
 	case errors.Is(err, errNotFound):
 		return http.StatusNotFound, anthropic.NewError("not_found_error", err.Error())
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
@@ -105,8 +115,44 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// writeError writes err as an Anthropic error response.
+// isEmulationError reports an error of the emulation that carries its
+// own answer (mapped by apiError or relayed by writeError).
+func isEmulationError(err error) bool {
+	var ue *emulate.UpstreamError
+	var se *emulate.StreamError
+	return errors.As(err, &ue) || errors.As(err, &se) ||
+		errors.Is(err, emulate.ErrInvalidRequest) || errors.Is(err, emulate.ErrInvalidHistory)
+}
+
+// streamErrorStatus is the HTTP status of each Anthropic error type, for
+// an emulated turn that failed before anything was sent.
+var streamErrorStatus = map[string]int{
+	"invalid_request_error": http.StatusBadRequest,
+	"authentication_error":  http.StatusUnauthorized,
+	"permission_error":      http.StatusForbidden,
+	"not_found_error":       http.StatusNotFound,
+	"request_too_large":     http.StatusRequestEntityTooLarge,
+	"rate_limit_error":      http.StatusTooManyRequests,
+	"timeout_error":         http.StatusGatewayTimeout,
+	"overloaded_error":      529,
+}
+
+// writeError writes err as an Anthropic error response. An upstream's own
+// error answer to an emulated turn is relayed with its status, headers and
+// body, as passthrough relays it.
 func writeError(w http.ResponseWriter, err error) {
+	var ue *emulate.UpstreamError
+	if errors.As(err, &ue) {
+		dst := w.Header()
+		for k, v := range upstream.CleanHeader(ue.Header) {
+			if k != "Content-Length" {
+				dst[k] = v
+			}
+		}
+		w.WriteHeader(ue.Status)
+		_, _ = w.Write(ue.Body)
+		return
+	}
 	status, body := apiError(err)
 	b, _ := anthropic.Marshal(body)
 	h := w.Header()
