@@ -184,11 +184,16 @@ func runeSlice(s string, from, to int) string {
 	return s[start:stop]
 }
 
-// prefixRunes cuts s to at most n runes with no marker: cited_text must be
-// a verbatim span of the source.
+// prefixRunes cuts s to at most n runes with no marker, at a word
+// boundary when one is near: cited_text must be a verbatim span of the
+// source.
 func prefixRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	return string([]rune(s)[:n])
+	cut := string([]rune(s)[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)*3/4 {
+		cut = cut[:i]
+	}
+	return strings.TrimRightFunc(cut, unicode.IsSpace)
 }
