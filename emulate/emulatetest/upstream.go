@@ -46,7 +46,7 @@ type Reply struct {
 	// Cut drops the connection after Events instead of ending cleanly.
 	Cut bool
 	// Hold keeps the response open after Events until the client goes
-	// away, then closes Released.
+	// away. Released, when set, is closed once the client is gone.
 	Hold     bool
 	Released chan struct{}
 }
@@ -113,6 +113,14 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, rep.Body)
 		return
 	}
+	if rep.Released != nil {
+		// However the response ends, Released tells the test the fake
+		// saw the proxy's request end.
+		defer func() {
+			<-r.Context().Done()
+			close(rep.Released)
+		}()
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
@@ -136,9 +144,6 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	case rep.Hold:
 		<-r.Context().Done()
-		if rep.Released != nil {
-			close(rep.Released)
-		}
 	}
 }
 
