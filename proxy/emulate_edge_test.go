@@ -384,4 +384,3 @@ func TestEmulateCountTokens(t *testing.T) {
 		t.Error("count_tokens of an emulated request went upstream")
 	}
 }
-
