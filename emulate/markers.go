@@ -75,9 +75,14 @@ func (m *markers) scan(s string, final bool) []markerOp {
 			j++
 		}
 		if j == len(s) {
-			if final {
+			switch {
+			case final:
 				out.WriteString(s[i:])
-			} else {
+			case j-i > maxHeld:
+				// A long run of spaces: only its end may precede a marker.
+				out.WriteString(s[i : j-maxHeld])
+				m.held = s[j-maxHeld:]
+			default:
 				m.held = s[i:]
 			}
 			break
