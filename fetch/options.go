@@ -3,6 +3,7 @@ package fetch
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/webgate/webgate/config"
@@ -44,6 +45,10 @@ type Options struct {
 	RobotsCacheTTL time.Duration
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
+
+	// resolver replaces the system resolver; tests point it at a fake DNS
+	// server so names can resolve to any address without the internet.
+	resolver *net.Resolver
 }
 
 // OptionsFromConfig copies the fetch section of the configuration. The
