@@ -49,6 +49,7 @@ func (c *fetchCmd) Run(r *runtime) error {
 		return err
 	}
 	defer svc.Fetch.Close()
+	defer closeService(svc)
 
 	n := len(c.URLs)
 	outcomes := make([]chan fetchOutcome, n)

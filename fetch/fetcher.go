@@ -47,7 +47,7 @@ type Fetcher struct {
 	transport *http.Transport
 	hosts     *hostLimiter
 	robots    *robotsChecker
-	cache     *cache.Local[*Result]
+	cache     cache.Cache[*Result]
 
 	mu      sync.Mutex
 	flights map[string]*flight // fetches in progress, by cache key
@@ -89,6 +89,9 @@ func New(opts Options) (*Fetcher, error) {
 	}
 	if opts.CacheTTL > 0 && opts.CacheSize > 0 {
 		f.cache = cache.NewLocal[*Result](opts.CacheSize)
+	}
+	if opts.Cache != nil && opts.CacheTTL > 0 {
+		f.cache = opts.Cache
 	}
 	f.transport = f.newTransport()
 	f.robots = newRobotsChecker(f)
@@ -280,6 +283,9 @@ func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target 
 	} else {
 		f.log.DebugContext(ctx, "fetched", "url", redactedURL(target), "final_url", res.FinalURL,
 			"status", res.Status, "content_type", res.ContentType, "bytes", len(res.Body), "content_bytes", len(res.Content))
+		if f.opts.OnDownload != nil {
+			f.opts.OnDownload(len(res.Body))
+		}
 		if f.cache != nil && len(res.Content) <= maxCachedBytes {
 			entry := res
 			if len(res.Body) > maxCachedBodyBytes {

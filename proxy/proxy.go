@@ -34,6 +34,7 @@ import (
 	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/emulate/tools"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 	upstream "github.com/webgate/webgate/upstream/anthropic"
@@ -58,6 +59,10 @@ type Options struct {
 	// Model is the upstream model emulated turns call; nil uses the
 	// upstream of kind anthropic itself. Kind openai needs one.
 	Model emulate.Model
+	// Untrusted marks the search results and page passages in the text
+	// the model reads as untrusted; the zero value marks them
+	// (guard.content.mark_untrusted).
+	Untrusted guard.Wrapper
 	// Logger receives request logs; nil discards.
 	Logger *slog.Logger
 }
@@ -79,6 +84,7 @@ type Handler struct {
 	// at all (kind openai).
 	emulating bool
 	everyTurn bool
+	untrusted guard.Wrapper
 }
 
 // New validates opts and returns a Handler.
@@ -109,6 +115,7 @@ func New(opts Options) (*Handler, error) {
 		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
 		emulating: cfg.Emulates(), everyTurn: cfg.Kind == "openai",
+		untrusted: opts.Untrusted,
 	}
 	model := opts.Model
 	if model == nil {
