@@ -53,6 +53,16 @@ type Events interface {
 	Close() error
 }
 
+// ErrorMapper is implemented by a Model whose upstream does not answer in
+// the Messages API's shape (kind openai). ClientError maps a failure of
+// Stream (an *UpstreamError in the upstream's own shape, a request it
+// cannot translate, a transport error) to the status and Anthropic error
+// the client gets; the Engine then reports it as a *StreamError with that
+// Status. Without it an *UpstreamError is relayed as is.
+type ErrorMapper interface {
+	ClientError(err error) (status int, resp anthropic.ErrorResponse)
+}
+
 // UpstreamError is a non-2xx answer from the upstream, kept whole so the
 // client can get the same status and body when nothing was streamed yet.
 type UpstreamError struct {
@@ -71,6 +81,9 @@ func (e *UpstreamError) Error() string {
 type StreamError struct {
 	Type    string
 	Message string
+	// Status, when set, is the HTTP status for a client not answered yet
+	// (an ErrorMapper's); zero lets the surface derive it from Type.
+	Status int
 }
 
 func (e *StreamError) Error() string { return e.Type + ": " + e.Message }

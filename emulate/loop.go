@@ -45,9 +45,9 @@ func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header
 	}
 	if err != nil {
 		if !o.started || !t.req.Stream {
-			return err
+			return t.e.mapError(err)
 		}
-		o.fail(asStreamError(err))
+		o.fail(t.e.asStreamError(err))
 		return nil
 	}
 	if !t.req.Stream {
@@ -62,11 +62,24 @@ func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header
 	return nil
 }
 
+// mapError returns err as the Model's ErrorMapper has the client see it,
+// or unchanged when the Model has none or err is webgate's own.
+func (e *Engine) mapError(err error) error {
+	m, ok := e.o.Model.(ErrorMapper)
+	var se *StreamError
+	if !ok || errors.As(err, &se) || errors.Is(err, ErrInvalidHistory) || errors.Is(err, ErrInvalidRequest) ||
+		errors.Is(err, context.Canceled) {
+		return err
+	}
+	status, resp := m.ClientError(err)
+	return &StreamError{Type: resp.Error.Type, Message: resp.Error.Message, Status: status}
+}
+
 // asStreamError turns a failure after the stream began into the error
 // event the client gets.
-func asStreamError(err error) *StreamError {
+func (e *Engine) asStreamError(err error) *StreamError {
 	var se *StreamError
-	if errors.As(err, &se) {
+	if errors.As(e.mapError(err), &se) {
 		return se
 	}
 	var ue *UpstreamError

@@ -24,13 +24,33 @@ import (
 )
 
 // The emulation scenarios drive the proxy with raw client requests against
-// emulatetest's scripted upstream. Each scenario is a list of rounds (client
-// requests); a round's body may build on the previous round's answer, as a
-// client continuing a conversation does. Every scenario runs twice, once
+// emulatetest's scripted upstreams. Each scenario is a list of rounds
+// (client requests); a round's body may build on the previous round's
+// answer, as a client continuing a conversation does. Every scenario runs
+// over both upstream kinds, the Anthropic-compatible fake and the
+// OpenAI-compatible one playing the same script, and for each twice, once
 // streaming (each stream rebuilt with anthropic-sdk-go's accumulator) and
-// once not, the two answers must agree, and the transcripts (client
-// answers and the requests the upstream received) are compared with
-// testdata/golden/emulate/<name>.txt.
+// once not; the two answers must agree, and the transcripts (client
+// answers and the requests the upstream received, byte for byte) are
+// compared with testdata/golden/emulate/<name>.txt (kind anthropic) and
+// testdata/golden/emulate_openai/<name>.txt (kind openai).
+
+// upstreamKinds are the upstream kinds every scenario runs over.
+var upstreamKinds = []string{"anthropic", "openai"}
+
+// newFake starts the scripted upstream of kind and points cfg at it.
+func newFake(t *testing.T, kind string, cfg *config.Upstream, steps ...emulatetest.Step) *emulatetest.Upstream {
+	t.Helper()
+	if kind == "openai" {
+		u := emulatetest.NewOpenAI(t, steps...)
+		cfg.Kind, cfg.BaseURL = "openai", u.URL+"/v1"
+		cfg.Models = append(cfg.Models, config.ModelRule{Pattern: "claude-*", Model: "qwen3-coder"})
+		return u
+	}
+	u := emulatetest.New(t, steps...)
+	cfg.BaseURL = u.URL
+	return u
+}
 
 // round is one client request of a scenario.
 type round struct {
@@ -49,6 +69,7 @@ type round struct {
 
 // roundResult is what one round produced.
 type roundResult struct {
+	kind   string
 	stream bool
 	status int
 	// raw is the response body (SSE or JSON).
@@ -83,15 +104,14 @@ type scenario struct {
 	upstream config.Upstream
 }
 
-func (sc *scenario) run(t *testing.T, stream bool) []*roundResult {
+func (sc *scenario) run(t *testing.T, kind string, stream bool) []*roundResult {
 	t.Helper()
 	var steps []emulatetest.Step
 	for _, r := range sc.rounds {
 		steps = append(steps, r.steps...)
 	}
-	up := emulatetest.New(t, steps...)
 	cfg := sc.upstream
-	cfg.BaseURL = up.URL
+	up := newFake(t, kind, &cfg, steps...)
 	if cfg.WebSearch.Enrich == nil {
 		off := false
 		cfg.WebSearch.Enrich = &off
@@ -113,7 +133,7 @@ func (sc *scenario) run(t *testing.T, stream bool) []*roundResult {
 		body := rd.body(prev)
 		body["stream"] = stream
 		r := post2(t, srv.URL, body)
-		r.stream = stream
+		r.stream, r.kind = stream, kind
 		reqs := up.Requests()
 		r.reqs = reqs[seen:]
 		seen = len(reqs)
@@ -189,12 +209,19 @@ func (r *roundResult) decode(t *testing.T) {
 	}
 }
 
-// runScenario runs sc streaming and not, checks the two agree and
-// compares the transcript with the golden file.
+// runScenario runs sc over each upstream kind, streaming and not, checks
+// the two agree and compares the transcript with the kind's golden file.
 func runScenario(t *testing.T, sc scenario) {
 	t.Helper()
-	streamed := sc.run(t, true)
-	whole := sc.run(t, false)
+	for _, kind := range upstreamKinds {
+		t.Run(kind, func(t *testing.T) { runScenarioKind(t, sc, kind) })
+	}
+}
+
+func runScenarioKind(t *testing.T, sc scenario, kind string) {
+	t.Helper()
+	streamed := sc.run(t, kind, true)
+	whole := sc.run(t, kind, false)
 	var golden bytes.Buffer
 	ids := newIDNormalizer()
 	for i := range streamed {
@@ -207,7 +234,7 @@ func runScenario(t *testing.T, sc scenario) {
 		}
 		for j, req := range s.reqs {
 			fmt.Fprintf(&golden, "-- round %d: upstream request %d --\n", i+1, j+1)
-			golden.Write(indentJSON(ids.apply(req.Body)))
+			golden.Write(indentJSON(ids.apply(req.Raw)))
 		}
 		fmt.Fprintf(&golden, "-- round %d: response, streamed (status %d) --\n", i+1, s.status)
 		golden.Write(ids.apply(s.raw))
@@ -217,7 +244,11 @@ func runScenario(t *testing.T, sc scenario) {
 		fmt.Fprintf(&golden, "-- round %d: response, JSON (status %d) --\n", i+1, w.status)
 		golden.Write(indentJSON(ids.apply(w.raw)))
 	}
-	compareGolden(t, filepath.Join("testdata", "golden", "emulate", sc.name+".txt"), golden.Bytes())
+	dir := "emulate"
+	if kind != "anthropic" {
+		dir += "_" + kind
+	}
+	compareGolden(t, filepath.Join("testdata", "golden", dir, sc.name+".txt"), golden.Bytes())
 }
 
 // normalizedMessage is a message as comparable JSON: ids and sealed

@@ -97,6 +97,11 @@ func TestEmulateSearchThenAnswer(t *testing.T) {
 					if m["stream"] != true || !strings.Contains(m["system"].(string), "square brackets") {
 						t.Errorf("stream %v, system %q", m["stream"], m["system"])
 					}
+					// upstream.models maps the client's model name for kind
+					// openai; kind anthropic sends it as is.
+					if want := map[bool]string{false: "claude-sonnet-4-5", true: "qwen3-coder"}[req.OpenAI]; m["model"] != want {
+						t.Errorf("upstream model %v, want %s", m["model"], want)
+					}
 				}, up.Message("tool_use", up.Usage{Input: 120, Output: 30},
 					up.Text("I'll look that up."),
 					up.ToolUse("toolu_up_1", "web_search", `{"query": "go generics"}`))),
@@ -149,8 +154,8 @@ func TestEmulateSearchThenAnswer(t *testing.T) {
 				if u.InputTokens != 520 || u.OutputTokens != 80 || u.ServerToolUse.WebSearchRequests != 1 || u.ServerToolUse.WebFetchRequests != 0 {
 					t.Errorf("usage %+v", u)
 				}
-				if m.StopReason != sdk.StopReasonEndTurn {
-					t.Errorf("stop_reason %q", m.StopReason)
+				if m.StopReason != sdk.StopReasonEndTurn || m.Model != "claude-sonnet-4-5" {
+					t.Errorf("stop_reason %q, model %q", m.StopReason, m.Model)
 				}
 				if got := searches.seen(); len(got) == 0 || got[len(got)-1] != "go generics" {
 					t.Errorf("searched %v", got)
@@ -181,7 +186,13 @@ func TestEmulateSeveralSearches(t *testing.T) {
 					up.ToolUse("toolu_a", "web_search", `{"query":"go generics"}`),
 					up.ToolUse("toolu_b", "web_search", `{"query":"rust traits"}`))),
 				expect(t, func(t *testing.T, req up.Request) {
-					if !req.Contains(`"type":"thinking"`, `"signature":"sig-1"`) {
+					// Over Chat Completions the reasoning goes back in the
+					// field it came in (reasoning_content).
+					sig := `"signature":"sig-1"`
+					if req.OpenAI {
+						sig = `"signature":"reasoning_content"`
+					}
+					if !req.Contains(`"type":"thinking"`, sig) {
 						t.Error("thinking block with its signature not sent back upstream")
 					}
 					blocks := lastUserBlocks(t, req)
@@ -204,7 +215,11 @@ func TestEmulateSeveralSearches(t *testing.T) {
 				if diff := cmp.Diff(want, blockTypes(m)); diff != "" {
 					t.Fatalf("blocks (-want +got):\n%s", diff)
 				}
-				if th := m.Content[0].AsThinking(); th.Thinking != "Two searches at once, then one more." || th.Signature != "sig-1" {
+				sig := "sig-1"
+				if r.kind == "openai" {
+					sig = "webgate-openai:reasoning_content"
+				}
+				if th := m.Content[0].AsThinking(); th.Thinking != "Two searches at once, then one more." || th.Signature != sig {
 					t.Errorf("thinking %+v", th)
 				}
 				urls := []string{goResults[0].URL, "https://doc.rust-lang.org/book/ch10-02-traits.html", "https://ziglang.org/documentation/master/#comptime"}

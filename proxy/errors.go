@@ -123,7 +123,10 @@ func apiError(err error) (int, anthropic.ErrorResponse) {
 		errors.Is(err, emulate.ErrInvalidRequest), errors.Is(err, emulate.ErrInvalidHistory):
 		return http.StatusBadRequest, anthropic.NewError("invalid_request_error", err.Error())
 	case errors.As(err, &se):
-		status, ok := streamErrorStatus[se.Type]
+		status, ok := se.Status, se.Status != 0
+		if !ok {
+			status, ok = streamErrorStatus[se.Type]
+		}
 		if !ok {
 			status = http.StatusInternalServerError
 		}

@@ -38,6 +38,7 @@ import (
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 	upstream "github.com/webgate/webgate/upstream/anthropic"
+	"github.com/webgate/webgate/upstream/openai"
 )
 
 // Options configures a Handler.
@@ -56,8 +57,9 @@ type Options struct {
 	// Sealer encrypts encrypted_content and encrypted_index; nil builds one
 	// from Upstream.SealKeys (or an ephemeral key when there are none).
 	Sealer *seal.Sealer
-	// Model is the upstream model emulated turns call; nil uses the
-	// upstream of kind anthropic itself. Kind openai needs one.
+	// Model is the upstream model emulated turns call; nil selects the
+	// one of Upstream.Kind (the Anthropic-compatible upstream itself, or
+	// upstream/openai's Chat Completions translation).
 	Model emulate.Model
 	// Untrusted marks the search results and page passages in the text
 	// the model reads as untrusted; the zero value marks them
@@ -118,10 +120,15 @@ func New(opts Options) (*Handler, error) {
 		untrusted: opts.Untrusted,
 	}
 	model := opts.Model
-	if model == nil {
-		if cfg.Kind == "openai" {
-			return nil, errors.New("proxy: upstream.kind openai needs an emulate.Model for Chat Completions")
+	switch {
+	case model != nil:
+	case cfg.Kind == "openai":
+		// Every turn goes through the emulation, whose upstream calls the
+		// Model translates into Chat Completions (with the model map).
+		if model, err = openai.NewModel(cfg, openai.ModelOptions{HTTPClient: opts.HTTPClient, Logger: h.log}); err != nil {
+			return nil, fmt.Errorf("proxy: %w", err)
 		}
+	default:
 		model = up
 	}
 	if h.emu, err = h.newEngine(model); err != nil {
@@ -194,6 +201,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+	}
+	if h.everyTurn {
+		// A Chat Completions server has no Messages API to forward to.
+		writeError(w, fmt.Errorf("%s %s with upstream.kind openai: %w", r.Method, p, errNotFound))
+		return
 	}
 	h.forward(w, r, body)
 }

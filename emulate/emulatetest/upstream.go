@@ -1,8 +1,9 @@
-// Package emulatetest provides a scripted, Anthropic-compatible fake
-// upstream for testing server tool emulation: it answers each POST
-// /v1/messages with the next step of a script, streaming text and tool
-// calls in small fragments, one flushed event at a time, and records what
-// it was sent.
+// Package emulatetest provides scripted fake upstreams for testing server
+// tool emulation, one Anthropic-compatible (New) and one
+// OpenAI-compatible (NewOpenAI). Each answers every request with the next
+// step of a script, streaming text and tool calls in small fragments, one
+// flushed event Delay after the other, and records what it was sent.
+// Scripts are written once, in Messages API terms, and play on either.
 package emulatetest
 
 import (
@@ -20,7 +21,14 @@ import (
 // Request is one request the fake received.
 type Request struct {
 	Header http.Header
-	Body   []byte
+	// Body is the request as a Messages API request: the body itself for
+	// the Anthropic-compatible fake, a view of the Chat Completions
+	// request for the OpenAI-compatible one (see NewOpenAI).
+	Body []byte
+	// Raw is the body exactly as it arrived.
+	Raw []byte
+	// OpenAI reports a request to the OpenAI-compatible fake.
+	OpenAI bool
 }
 
 // JSON decodes the request body.
@@ -64,10 +72,11 @@ type Upstream struct {
 	// the proxy read an upstream that really streams.
 	Delay time.Duration
 
-	t     testing.TB
-	mu    sync.Mutex
-	steps []Step
-	reqs  []Request
+	t      testing.TB
+	openai bool
+	mu     sync.Mutex
+	steps  []Step
+	reqs   []Request
 }
 
 // New starts a fake that answers with steps, in order; a request beyond
@@ -90,13 +99,22 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	u.mu.Lock()
 	n := len(u.reqs)
-	u.reqs = append(u.reqs, Request{Header: r.Header.Clone(), Body: body})
 	var step Step
 	if n < len(u.steps) {
 		step = u.steps[n]
 	}
+	path := "/v1/messages"
+	req := Request{Header: r.Header.Clone(), Body: body, Raw: body}
+	if u.openai {
+		path = ChatPath
+		req.OpenAI = true
+		if v, err := messagesView(body); err == nil {
+			req.Body = v
+		}
+	}
+	u.reqs = append(u.reqs, req)
 	u.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+	if r.Method != http.MethodPost || r.URL.Path != path {
 		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
@@ -105,7 +123,11 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"script exhausted"}}`, http.StatusInternalServerError)
 		return
 	}
-	rep := step(Request{Header: r.Header.Clone(), Body: body})
+	if u.openai {
+		u.serveChat(w, r, step, n, body)
+		return
+	}
+	rep := step(req)
 	if rep.Status != 0 && rep.Status/100 != 2 {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Request-Id", "req_upstream")
