@@ -38,9 +38,18 @@ func requireAnthropicSDK(t *testing.T) string {
 // TypeScript SDK as the client: webgate must run the web search and web
 // fetch the model asks for (against a loopback SearXNG and page), stream
 // one coherent message the SDK accumulates, answer the same without
-// streaming, and restore the sealed conversation on the next turn.
+// streaming, and restore the sealed conversation on the next turn. It
+// runs over both upstream kinds: an Anthropic-compatible upstream, and an
+// OpenAI-compatible one (Chat Completions, with a model map) playing the
+// same script.
 func TestAnthropicSDKEmulation(t *testing.T) {
 	node := requireAnthropicSDK(t)
+	for _, kind := range []string{"anthropic", "openai"} {
+		t.Run(kind, func(t *testing.T) { testAnthropicSDKEmulation(t, node, kind) })
+	}
+}
+
+func testAnthropicSDKEmulation(t *testing.T, node, kind string) {
 	var hits atomic.Int64
 	fake := searxngFake(t, &hits)
 	page := fake.URL + "/page/one"
@@ -62,7 +71,13 @@ func TestAnthropicSDKEmulation(t *testing.T) {
 		}
 		return up.Reply{Events: up.Message("end_turn", up.Usage{Input: 1000, Output: 10}, up.Text("The search result came first [1]."))}
 	}
-	upstream := up.New(t, toolCalls, answer, toolCalls, answer, secondTurn)
+	steps := []up.Step{toolCalls, answer, toolCalls, answer, secondTurn}
+	upstream := up.New(t, steps...)
+	upstreamCfg := "base_url: " + upstream.URL
+	if kind == "openai" {
+		upstream = up.NewOpenAI(t, steps...)
+		upstreamCfg = fmt.Sprintf("kind: openai\n  base_url: %s/v1\n  models:\n    - {pattern: \"claude-*\", model: qwen3-coder}", upstream.URL)
+	}
 
 	cfg := fmt.Sprintf(`search:
   providers: [searxng]
@@ -77,11 +92,11 @@ fetch:
 server:
   auth_tokens: [%s]
 upstream:
-  base_url: %s
+  %s
   api_key: upstream-key
   web_search:
     enrich: false
-`, fake.URL, token, upstream.URL)
+`, fake.URL, token, upstreamCfg)
 	path := filepath.Join(t.TempDir(), "webgate.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -144,8 +159,15 @@ upstream:
 	if sc := got.Second["content"].([]any); len(sc) != 1 || got.Second["stop_reason"] != "end_turn" {
 		t.Errorf("second turn %v", got.Second)
 	}
-	if n := len(upstream.Requests()); n != 5 {
+	reqs := upstream.Requests()
+	if n := len(reqs); n != 5 {
 		t.Errorf("upstream saw %d requests, want 5", n)
+	}
+	if kind == "openai" && len(reqs) > 0 && !strings.Contains(string(reqs[0].Raw), `"model":"qwen3-coder"`) {
+		t.Errorf("model map not applied upstream:\n%s", reqs[0].Raw)
+	}
+	if got.Streamed["model"] != "claude-sonnet-4-5" {
+		t.Errorf("model %v, want the client's name", got.Streamed["model"])
 	}
 	if hits.Load() != 2 {
 		t.Errorf("SearXNG fake saw %d searches, want 2", hits.Load())

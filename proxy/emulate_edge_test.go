@@ -43,10 +43,17 @@ func searchThenAnswerSteps() []up.Step {
 // TestEmulateTamperedHistory sends back a real conversation with one value
 // changed: every forged or tampered block is refused with 400
 // invalid_request_error, as Anthropic refuses them, and the upstream is
-// never called.
+// never called, whatever the upstream kind.
 func TestEmulateTamperedHistory(t *testing.T) {
-	u := up.New(t, searchThenAnswerSteps()...)
-	h := newHandler(t, Options{Searcher: results(goResults...), Upstream: config.Upstream{BaseURL: u.URL, WebSearch: noEnrich().WebSearch}})
+	for _, kind := range upstreamKinds {
+		t.Run(kind, func(t *testing.T) { testTamperedHistory(t, kind) })
+	}
+}
+
+func testTamperedHistory(t *testing.T, kind string) {
+	cfg := config.Upstream{WebSearch: noEnrich().WebSearch}
+	u := newFake(t, kind, &cfg, searchThenAnswerSteps()...)
+	h := newHandler(t, Options{Searcher: results(goResults...), Upstream: cfg})
 	next := searchedConversation(t, h, u)
 	other, err := seal.New(seal.Key{ID: "test", Secret: bytes.Repeat([]byte{7}, seal.KeySize)})
 	if err != nil {
@@ -191,20 +198,28 @@ func TestEmulateInvalidRequests(t *testing.T) {
 // TestEmulateClientDisconnect proves a client going away mid-turn cancels
 // the upstream request (while the model streams) and a running search
 // (while a tool runs), without any timing assumption: each side reports
-// its own cancellation.
+// its own cancellation. Both upstream kinds are covered.
 func TestEmulateClientDisconnect(t *testing.T) {
+	for _, kind := range upstreamKinds {
+		t.Run(kind, func(t *testing.T) { testClientDisconnect(t, kind) })
+	}
+}
+
+func testClientDisconnect(t *testing.T, kind string) {
 	t.Run("while the upstream streams", func(t *testing.T) {
 		released := make(chan struct{})
-		u := up.New(t, func(up.Request) up.Reply {
+		var cfg config.Upstream
+		newFake(t, kind, &cfg, func(up.Request) up.Reply {
 			return up.Reply{Events: append(up.Start(up.Usage{}), up.Blocks(0, up.Text("Thinking about it"))...), Hold: true, Released: released}
 		})
-		h := newHandler(t, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: u.URL}})
+		h := newHandler(t, Options{Searcher: results(), Upstream: cfg})
 		cancelAfter(t, h, `"text_delta"`, released)
 	})
 	t.Run("while a search runs", func(t *testing.T) {
 		q := &queryResults{block: true, entered: make(chan struct{}, 1), exited: make(chan error, 1)}
-		u := up.New(t, up.Send(up.Message("tool_use", up.Usage{}, up.ToolUse("toolu_1", "web_search", `{"query":"slow"}`))))
-		h := newHandler(t, Options{Searcher: q, Upstream: config.Upstream{BaseURL: u.URL}})
+		var cfg config.Upstream
+		newFake(t, kind, &cfg, up.Send(up.Message("tool_use", up.Usage{}, up.ToolUse("toolu_1", "web_search", `{"query":"slow"}`))))
+		h := newHandler(t, Options{Searcher: q, Upstream: cfg})
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		ctx, cancel := context.WithCancel(context.Background())
