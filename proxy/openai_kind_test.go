@@ -56,7 +56,7 @@ func TestOpenAIKindRouting(t *testing.T) {
 		},
 		{
 			name: "untranslatable request", method: http.MethodPost, path: "/v1/messages",
-			body: []byte(`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}}]}]}`),
+			body:       []byte(`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}}]}]}`),
 			wantStatus: http.StatusBadRequest, wantBody: []string{`"invalid_request_error"`},
 		},
 		{
