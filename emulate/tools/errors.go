@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/search"
 )
 
@@ -30,6 +32,11 @@ const (
 // inside a 200 response, so the model can read it and retry or rephrase.
 func searchErrorCode(err error) string {
 	switch {
+	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+		// The gateway key's own limits (policy), not the provider's.
+		return CodeTooManyRequests
+	case errors.Is(err, policy.ErrDomain), errors.Is(err, guard.ErrSecret):
+		return CodeInvalidToolInput
 	case errors.Is(err, search.ErrInvalidQuery) && mentionsLength(err):
 		// search has no dedicated sentinel for length; providers reject
 		// long queries with a 400 whose message says so.
@@ -55,6 +62,12 @@ func mentionsLength(err error) bool {
 // emulated web fetch tool makes that mapping.
 func fetchErrorCode(err error) string {
 	switch {
+	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+		return CodeTooManyRequests
+	case errors.Is(err, policy.ErrDomain), errors.Is(err, guard.ErrSecret):
+		// The key's policy forbids the domain, or the URL carries what
+		// looks like a secret: either way the URL may not be fetched.
+		return CodeURLNotAllowed
 	case errors.Is(err, fetch.ErrInvalidURL), errors.Is(err, fetch.ErrInvalidRequest):
 		return CodeInvalidToolInput
 	case errors.Is(err, fetch.ErrURLTooLong):

@@ -16,6 +16,8 @@ import (
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 )
@@ -202,6 +204,9 @@ func TestFetchErrorCodes(t *testing.T) {
 		{fetch.ErrUnsupportedContentType, CodeUnsupportedContentType},
 		{fetch.ErrTooLarge, CodeContentTooLarge},
 		{errors.New("boom"), CodeUnavailable},
+		{fmt.Errorf("key policy: %w", policy.ErrDomain), CodeURLNotAllowed},
+		{fmt.Errorf("key policy: %w", policy.ErrRateLimited), CodeTooManyRequests},
+		{fmt.Errorf("content guard: %w", guard.ErrSecret), CodeURLNotAllowed},
 	}
 	for _, tt := range tests {
 		g := &fakeGetter{err: tt.err}
@@ -223,6 +228,9 @@ func TestSearchErrorCodes(t *testing.T) {
 		{fmt.Errorf("%w: bad operator", search.ErrInvalidQuery), CodeInvalidToolInput},
 		{&search.ProviderError{Kind: search.ErrUnavailable}, CodeUnavailable},
 		{context.DeadlineExceeded, CodeUnavailable},
+		{fmt.Errorf("key policy: %w", policy.ErrBudget), CodeTooManyRequests},
+		{fmt.Errorf("query guard: %w", guard.ErrSecret), CodeInvalidToolInput},
+		{fmt.Errorf("key policy: %w", policy.ErrTool), CodeUnavailable},
 	}
 	for _, tt := range tests {
 		st := tool(t, newBox(t, &fakeSearcher{err: tt.err}, nil), `{"type":"web_search_20250305","name":"web_search"}`)
