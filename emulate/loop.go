@@ -342,6 +342,16 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 		if err := o.failed(); err != nil {
 			return r, err
 		}
+		if e.Name == "content_block_delta" {
+			if i, raw, d, ok := fastDelta(e.Data); ok {
+				b := blocks[i]
+				if b == nil {
+					return r, &StreamError{Type: "api_error", Message: fmt.Sprintf("upstream delta for unknown content block %d", i)}
+				}
+				t.blockDelta(b, raw, &d, o)
+				continue
+			}
+		}
 		var u upEvent
 		if err := json.Unmarshal(e.Data, &u); err != nil {
 			return r, &StreamError{Type: "api_error", Message: "malformed upstream event: " + err.Error()}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -185,7 +186,7 @@ func Text(s string) Block { return textBlock(s) }
 func (b textBlock) events(i int) []Event {
 	evs := []Event{ev("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})}
 	for _, part := range fragments(string(b)) {
-		evs = append(evs, ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": part}}))
+		evs = append(evs, deltaEvent(i, "text_delta", "text", part))
 	}
 	return append(evs, ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": i}))
 }
@@ -200,7 +201,7 @@ func (b toolBlock) events(i int) []Event {
 	evs := []Event{ev("content_block_start", map[string]any{"type": "content_block_start", "index": i,
 		"content_block": map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": map[string]any{}}})}
 	for _, part := range fragments(b.input) {
-		evs = append(evs, ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": part}}))
+		evs = append(evs, deltaEvent(i, "input_json_delta", "partial_json", part))
 	}
 	return append(evs, ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": i}))
 }
@@ -213,9 +214,9 @@ func Thinking(text, signature string) Block { return thinkingBlock{text, signatu
 func (b thinkingBlock) events(i int) []Event {
 	evs := []Event{ev("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})}
 	for _, part := range fragments(b.text) {
-		evs = append(evs, ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": part}}))
+		evs = append(evs, deltaEvent(i, "thinking_delta", "thinking", part))
 	}
-	evs = append(evs, ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "signature_delta", "signature": b.signature}}))
+	evs = append(evs, deltaEvent(i, "signature_delta", "signature", b.signature))
 	return append(evs, ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": i}))
 }
 
@@ -268,6 +269,22 @@ func Error(typ, msg string) Event {
 
 // Send is a step that answers with events.
 func Send(events []Event) Step { return func(Request) Reply { return Reply{Events: events} } }
+
+// deltaEvent is a content_block_delta event with its members in the
+// order Anthropic's API writes them (type, index, delta; the delta's type
+// first), which webgate's decoding fast path relies on.
+func deltaEvent(index int, typ, member, value string) Event {
+	d := `{"type":"content_block_delta","index":` + strconv.Itoa(index) + `,"delta":{"type":` + quote(typ) + `,` + quote(member) + `:` + quote(value) + `}}`
+	return Event{Name: "content_block_delta", Data: d}
+}
+
+func quote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 func ev(name string, v any) Event {
 	b, err := json.Marshal(v)
