@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/guard"
 )
 
 // Options configures an Engine.
@@ -31,6 +32,11 @@ type Options struct {
 	// MaxUpstreamBody bounds the request sent upstream, which grows with
 	// every tool result of the turn. Default 64 MiB.
 	MaxUpstreamBody int
+	// Untrusted marks each search or fetch result the model reads as
+	// data from the web, not instructions; the zero value marks them
+	// (guard.content.mark_untrusted). The boundary id is the call's id,
+	// so a result replayed in later turns reads exactly the same.
+	Untrusted guard.Wrapper
 	// Logger receives request logs; nil discards them.
 	Logger *slog.Logger
 	// NewID makes message and tool use ids; nil is NewID. Tests set it to

@@ -301,7 +301,7 @@ func (c *converter) result(raw json.RawMessage) error {
 	for _, url := range rep.URLs {
 		conv.AddURL(url, URLSource{Origin: FromServerTool, Tool: u.name})
 	}
-	text := render(&rep)
+	text := c.t.e.renderResult(hb.ToolUseID, &rep)
 	if c.t.byName[u.name] == nil {
 		c.cur = append(c.cur, textJSON(fmt.Sprintf("(%s %s)\n%s", u.name, compactJSON(u.input), text)))
 		return nil

@@ -270,7 +270,7 @@ func (t *Turn) runCalls(ctx context.Context, o *output, calls []srvCall, used ma
 				st.fetchs++
 			}
 		}
-		results[i] = toolResultJSON(c.id, render(&rep), out.ErrorCode != "")
+		results[i] = toolResultJSON(c.id, t.e.renderResult(c.id, &rep), out.ErrorCode != "")
 	}
 	return results
 }

@@ -15,6 +15,20 @@ const citeInstruction = "Results of the web_search and web_fetch tools are numbe
 	"right after that sentence, for example: \"Go 1.18 added generics [1].\" or \"... as both pages say [2][3].\" " +
 	"Only cite numbers that appear in the results, and do not add a separate list of sources at the end."
 
+// renderResult is what the model reads for the result of call id: the
+// rendered report, marked as untrusted web content when it holds any.
+func (e *Engine) renderResult(id string, r *Report) string {
+	text := render(r)
+	if r.Error != "" || len(r.Sources) == 0 {
+		return text
+	}
+	what, source := "web search results", ""
+	if r.Kind == KindWebFetch {
+		what, source = "web page", r.Sources[0].URL
+	}
+	return e.o.Untrusted.WrapID(what, source, id, text)
+}
+
 // render writes what the model reads for one tool result. Sources must be
 // numbered already. The format is stable: the same report restored from
 // history renders to the same bytes, which keeps upstream prompt caches

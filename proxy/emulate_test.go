@@ -473,6 +473,11 @@ func TestEmulatePauseTurn(t *testing.T) {
 func TestEmulateSealedRoundTrip(t *testing.T) {
 	tools := []any{searchTool}
 	user := userMsg("What changed in Go generics?")
+	// firstResult is the search result as the model read it in the first
+	// turn; restored from the sealed history it must read the same, byte
+	// for byte (untrusted-content boundaries included), so the upstream's
+	// prompt cache stays valid.
+	var firstResult string
 	runScenario(t, scenario{
 		name: "sealed_round_trip",
 		rounds: []round{
@@ -480,7 +485,13 @@ func TestEmulateSealedRoundTrip(t *testing.T) {
 				body: first(request(tools, user)),
 				steps: []up.Step{
 					up.Send(up.Message("tool_use", up.Usage{Input: 10, Output: 5}, up.ToolUse("toolu_1", "web_search", `{"query":"go generics"}`))),
-					up.Send(up.Message("end_turn", up.Usage{Input: 20, Output: 5}, up.Text("Generics came with Go 1.18 [2]."))),
+					expect(t, func(t *testing.T, req up.Request) {
+						firstResult = str(lastUserBlocks(t, req), 0, "content")
+						if !strings.HasPrefix(firstResult, "[webgate: untrusted web search results, id srvtoolu_") ||
+							!strings.Contains(firstResult, "\n[webgate: end of untrusted web search results, id srvtoolu_") {
+							t.Errorf("search result not marked as untrusted:\n%s", firstResult)
+						}
+					}, up.Message("end_turn", up.Usage{Input: 20, Output: 5}, up.Text("Generics came with Go 1.18 [2]."))),
 				},
 			},
 			{
@@ -488,6 +499,19 @@ func TestEmulateSealedRoundTrip(t *testing.T) {
 					return request(tools, user, assistantContent(prev), userMsg("And where is the tutorial?"))
 				},
 				steps: []up.Step{expect(t, func(t *testing.T, req up.Request) {
+					var body struct {
+						Messages []struct {
+							Content []struct {
+								Content string `json:"content"`
+							} `json:"content"`
+						} `json:"messages"`
+					}
+					_ = json.Unmarshal(req.Body, &body)
+					if len(body.Messages) < 3 || len(body.Messages[2].Content) != 1 {
+						t.Errorf("restored conversation: %s", req.Body)
+					} else if got := body.Messages[2].Content[0].Content; got != firstResult || got == "" {
+						t.Errorf("restored result differs from the one the model read:\nfirst: %s\nrestored: %s", firstResult, got)
+					}
 					for _, bad := range []string{"wg1.", "server_tool_use", "web_search_tool_result", "encrypted_", "citations"} {
 						if req.Contains(bad) {
 							t.Errorf("upstream got %q:\n%s", bad, req.Body)

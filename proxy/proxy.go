@@ -156,7 +156,7 @@ func (h *Handler) newEngine(model emulate.Model) (*emulate.Engine, error) {
 	}
 	return emulate.New(emulate.Options{
 		Model: model, Toolbox: box, MaxIterations: h.cfg.MaxIterations,
-		PingInterval: h.ws.PingInterval, Logger: h.log,
+		PingInterval: h.ws.PingInterval, Untrusted: h.untrusted, Logger: h.log,
 	})
 }
 
