@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 // ChatPath is where the OpenAI-compatible fake answers; configure the
@@ -193,57 +190,6 @@ func contentBlocks(c json.RawMessage) []any {
 		}
 	}
 	return out
-}
-
-// serveChat answers one request of the OpenAI-compatible fake.
-func (u *Upstream) serveChat(w http.ResponseWriter, r *http.Request, step Step, n int, raw []byte) {
-	view, err := messagesView(raw)
-	if err != nil {
-		u.t.Errorf("request %d is not a valid Chat Completions request: %v\n%s", n+1, err, raw)
-		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
-		return
-	}
-	rep := step(Request{Header: r.Header.Clone(), Body: view, Raw: raw, OpenAI: true})
-	if rep.Status != 0 && rep.Status/100 != 2 {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Request-Id", "req_upstream")
-		w.WriteHeader(rep.Status)
-		io.WriteString(w, chatErrorBody(rep.Body))
-		return
-	}
-	if rep.Released != nil {
-		defer func() {
-			<-r.Context().Done()
-			close(rep.Released)
-		}()
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	cv := &chunker{}
-	for _, ev := range rep.Events {
-		for _, line := range cv.convert(ev) {
-			if u.Delay > 0 {
-				select {
-				case <-time.After(u.Delay):
-				case <-r.Context().Done():
-					return
-				}
-			}
-			if _, err := io.WriteString(w, line); err != nil {
-				return
-			}
-			if rc.Flush() != nil {
-				return
-			}
-		}
-	}
-	switch {
-	case rep.Cut:
-		panic(http.ErrAbortHandler)
-	case rep.Hold:
-		<-r.Context().Done()
-	}
 }
 
 // chatErrorBody rewrites an Anthropic error body in OpenAI's shape; other

@@ -8,7 +8,6 @@ package emulatetest
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -106,11 +105,12 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	path := "/v1/messages"
 	req := Request{Header: r.Header.Clone(), Body: body, Raw: body}
+	var viewErr error
 	if u.openai {
 		path = ChatPath
 		req.OpenAI = true
-		if v, err := messagesView(body); err == nil {
-			req.Body = v
+		if req.Body, viewErr = messagesView(body); viewErr != nil {
+			req.Body = body
 		}
 	}
 	u.reqs = append(u.reqs, req)
@@ -124,13 +124,20 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"script exhausted"}}`, http.StatusInternalServerError)
 		return
 	}
-	if u.openai {
-		u.serveChat(w, r, step, n, body)
+	if viewErr != nil {
+		u.t.Errorf("request %d is not a valid Chat Completions request: %v\n%s", n+1, viewErr, body)
+		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
 	rep := step(req)
 	if rep.Status != 0 && rep.Status/100 != 2 {
 		w.Header().Set("Content-Type", "application/json")
+		if u.openai {
+			w.Header().Set("X-Request-Id", "req_upstream")
+			w.WriteHeader(rep.Status)
+			io.WriteString(w, chatErrorBody(rep.Body))
+			return
+		}
 		w.Header().Set("Request-Id", "req_upstream")
 		w.WriteHeader(rep.Status)
 		io.WriteString(w, rep.Body)
@@ -147,19 +154,25 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	lines := func(ev Event) []string { return []string{"event: " + ev.Name + "\ndata: " + ev.Data + "\n\n"} }
+	if u.openai {
+		lines = (&chunker{}).convert
+	}
 	for _, ev := range rep.Events {
-		if u.Delay > 0 {
-			select {
-			case <-time.After(u.Delay):
-			case <-r.Context().Done():
+		for _, line := range lines(ev) {
+			if u.Delay > 0 {
+				select {
+				case <-time.After(u.Delay):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			if _, err := io.WriteString(w, line); err != nil {
 				return
 			}
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Name, ev.Data); err != nil {
-			return
-		}
-		if rc.Flush() != nil {
-			return
+			if rc.Flush() != nil {
+				return
+			}
 		}
 	}
 	switch {
