@@ -399,3 +399,30 @@ func TestEmulateCountTokens(t *testing.T) {
 		t.Error("count_tokens of an emulated request went upstream")
 	}
 }
+
+// TestSealedNeverForwarded: a body holding webgate-sealed values that
+// /v1/messages cannot emulate (a message batch) is refused, never
+// forwarded, even to Anthropic's own API with emulation off.
+func TestSealedNeverForwarded(t *testing.T) {
+	u0 := up.New(t, searchThenAnswerSteps()...)
+	sealer := testSealer(t)
+	h0 := newHandler(t, Options{Searcher: results(goResults...), Sealer: sealer, Upstream: config.Upstream{BaseURL: u0.URL, WebSearch: noEnrich().WebSearch}})
+	conv := searchedConversation(t, h0, u0)
+	batch, _ := json.Marshal(map[string]any{"requests": []any{map[string]any{"custom_id": "a", "params": conv}}})
+	for _, mode := range []string{"auto", "never"} {
+		t.Run(mode, func(t *testing.T) {
+			u := up.New(t)
+			target, _ := url.Parse(u.URL)
+			h := newHandler(t, Options{Searcher: results(), Sealer: sealer,
+				HTTPClient: &http.Client{Transport: rewriteTransport{target}},
+				Upstream:   config.Upstream{BaseURL: "https://api.anthropic.com", Emulate: mode}})
+			rec := post(t, h, "/v1/messages/batches", nil, batch)
+			if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "webgate-sealed") {
+				t.Errorf("%d %s, want 400 naming the sealed values", rec.Code, rec.Body)
+			}
+			if n := len(u.Requests()); n != 0 {
+				t.Errorf("forwarded %d times", n)
+			}
+		})
+	}
+}

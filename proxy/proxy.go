@@ -202,6 +202,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if r.Method == http.MethodPost && bytes.Contains(body, sealedMarker) {
+		// Message batches (and anything else below /v1/messages/) cannot
+		// be emulated, and webgate's sealed values must never reach an
+		// upstream, which could not read them anyway.
+		writeError(w, fmt.Errorf("%w: %s: the body holds webgate-sealed encrypted_content or encrypted_index values, which only /v1/messages can restore", anthropic.ErrInvalidRequest, p))
+		return
+	}
 	if h.everyTurn {
 		// A Chat Completions server has no Messages API to forward to.
 		writeError(w, fmt.Errorf("%s %s with upstream.kind openai: %w", r.Method, p, errNotFound))
@@ -213,7 +220,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serverToolMarkers are cheap pre-filters: a body that mentions none of
 // them declares no server tool and holds none of their blocks, so an
 // ordinary conversation (often megabytes) is forwarded without a parse.
-var serverToolMarkers = [][]byte{[]byte(`"web_search_`), []byte(`"web_fetch_`), []byte(`"server_tool_use"`), []byte(`"wg1.`)}
+var serverToolMarkers = [][]byte{[]byte(`"web_search_`), []byte(`"web_fetch_`), []byte(`"server_tool_use"`), sealedMarker}
+
+// sealedMarker starts every value webgate seals (seal's wg1 format).
+var sealedMarker = []byte(`"wg1.`)
 
 // emulation decides whether a request is emulated. ok reports that the
 // proxy must answer it here (with the turn, or with err when the request
@@ -226,7 +236,7 @@ func (h *Handler) emulation(body []byte) (t *emulate.Turn, ok bool, err error) {
 	if err != nil {
 		// A request this upstream would take as is is its to judge, unless
 		// it carries webgate's sealed values, which must never reach it.
-		if h.everyTurn || h.emulating || bytes.Contains(body, []byte(`"wg1.`)) {
+		if h.everyTurn || h.emulating || bytes.Contains(body, sealedMarker) {
 			return nil, true, err
 		}
 		return nil, false, nil
