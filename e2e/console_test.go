@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,41 +56,6 @@ func artifactsDir(t *testing.T) string {
 	return dir
 }
 
-// startServe runs `webgate serve` on a free loopback port and returns its
-// base URL; the process is killed when the test ends.
-func startServe(t *testing.T, bin, cfg string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "--config", cfg, "serve", "--listen", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := make(chan string, 1)
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, rest, ok := strings.Cut(sc.Text(), "listening on http://"); ok {
-				addr <- strings.Fields(rest)[0]
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return "http://" + a
-	case <-exited:
-		t.Fatal("webgate serve exited before listening")
-	case <-time.After(time.Minute):
-		t.Fatal("webgate serve did not report its address")
-	}
-	return ""
-}
-
 // consoleSummary is what console.mjs reports.
 type consoleSummary struct {
 	Checks      []string `json:"checks"`
@@ -137,7 +101,8 @@ console:
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base := startServe(t, build(t), path)
+	srv := startServe(t, build(t), path)
+	base := srv.base
 	artifacts := artifactsDir(t)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
@@ -155,7 +120,7 @@ console:
 		t.Logf("screenshot: %s", p)
 	}
 	if runErr != nil || s.Error != "" {
-		t.Fatalf("console.mjs: %v\n%s\npassed before failing: %s\nstderr:\n%s", runErr, s.Error, strings.Join(s.Checks, "; "), stderr.String())
+		t.Fatalf("console.mjs: %v\n%s\npassed before failing: %s\nstderr:\n%s\nwebgate serve:\n%s", runErr, s.Error, strings.Join(s.Checks, "; "), stderr.String(), srv.logs())
 	}
 	t.Logf("browser checks passed: %d (%s)", len(s.Checks), strings.Join(s.Checks, "; "))
 	if len(s.Checks) < 20 || len(s.Screenshots) != 2 {
