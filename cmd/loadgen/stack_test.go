@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/server"
+)
+
+// recording returns Claude Code's recorded search request body; in CI its
+// absence is a failure, elsewhere the test is skipped.
+func recording(tb testing.TB) []byte {
+	tb.Helper()
+	if _, err := os.Stat(defaultRecording); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("recorded request missing: %v", err)
+		}
+		tb.Skipf("recorded request missing: %v", err)
+	}
+	body, err := requestBody(defaultRecording)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return body
+}
+
+func testStack(tb testing.TB, log *slog.Logger) http.Handler {
+	tb.Helper()
+	opts, err := stack(config.Default(), log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return server.Handler(opts)
+}
+
+// TestStack checks that the benchmark server answers the recorded request
+// through the fast path (a complete stream, no upstream call) for both the
+// repeated and the varied query.
+func TestStack(t *testing.T) {
+	h := testStack(t, slog.New(slog.DiscardHandler))
+	body := recording(t)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for i, b := range [][]byte{body, body, varied(body, 1)} {
+		resp, err := http.Post(srv.URL+"/v1/messages?beta=true", "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := anthropic.NewReader(resp.Body, 0, 0)
+		var names []string
+		for {
+			ev, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, ev.Name)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(names) < 10 || names[len(names)-1] != "message_stop" {
+			t.Errorf("request %d: status %d, events %v", i, resp.StatusCode, names)
+		}
+	}
+}
+
+// varied returns body with n appended to its query.
+func varied(body []byte, n int) []byte {
+	const marker = "Perform a web search for the query: "
+	i := bytes.Index(body, []byte(marker)) + len(marker)
+	j := i + bytes.IndexByte(body[i:], '"')
+	return []byte(fmt.Sprintf("%s %d%s", body[:j], n, body[j:]))
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so the benchmark
+// measures the server's work rather than a recorder's buffer growth.
+type discardWriter struct {
+	h http.Header
+	n int
+}
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) WriteHeader(int)             {}
+func (d *discardWriter) Write(b []byte) (int, error) { d.n += len(b); return len(b), nil }
+func (d *discardWriter) Flush()                      {}
+
+// BenchmarkStack is the CPU and allocation cost of one fast-path answer
+// through everything `webgate serve` runs except the socket: middleware,
+// routing, the proxy, the search engine with its cache and a 0 ms
+// provider, with an info-level access log formatted (to io.Discard).
+// "hit" repeats the recorded query; "miss" varies it on every request.
+func BenchmarkStack(b *testing.B) {
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	body := recording(b)
+	for _, mode := range []string{"hit", "miss"} {
+		b.Run(mode, func(b *testing.B) {
+			h := testStack(b, log)
+			bodies := [][]byte{body}
+			if mode == "miss" {
+				// Enough distinct queries that none repeats within a run
+				// of this length is impossible to guarantee cheaply; the
+				// engine cache is what a repeat would hit, so vary per
+				// iteration instead.
+				bodies = nil
+			}
+			n := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				bb := body
+				if bodies == nil {
+					n++
+					bb = varied(body, n)
+				}
+				req := httptest.NewRequest(http.MethodPost, "/v1/messages?beta=true", bytes.NewReader(bb))
+				req.Header.Set("Content-Type", "application/json")
+				w := &discardWriter{h: http.Header{}}
+				h.ServeHTTP(w, req)
+				if w.n < 1000 {
+					b.Fatalf("short answer: %d bytes", w.n)
+				}
+			}
+		})
+	}
+}
+
