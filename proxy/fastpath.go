@@ -17,6 +17,16 @@ import (
 	"github.com/webgate/webgate/search"
 )
 
+// decodeRequest decodes a body that may be a search-execution request:
+// in one pass when the scanner can (Claude Code's requests always), else
+// with the general decoder, which settles the cases the scanner leaves.
+func decodeRequest(body []byte) (*anthropic.Request, error) {
+	if r, ok := anthropic.ScanRequest(body); ok {
+		return r, nil
+	}
+	return anthropic.DecodeRequest(body)
+}
+
 // checkCall validates the tool input before any search, returning an error
 // that toolErrorCode maps to the right error_code.
 func (h *Handler) checkCall(c *searchCall) error {

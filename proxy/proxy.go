@@ -179,7 +179,7 @@ func (h *Handler) detectBody(body []byte) (*searchCall, bool) {
 	if !bytes.Contains(body, webSearchMarker) {
 		return nil, false
 	}
-	req, err := anthropic.DecodeRequest(body)
+	req, err := decodeRequest(body)
 	if err != nil {
 		// Not ours to judge: the upstream answers malformed requests with
 		// its own canonical error.
