@@ -131,4 +131,3 @@ func BenchmarkStack(b *testing.B) {
 		})
 	}
 }
-
