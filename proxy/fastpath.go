@@ -237,11 +237,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		return
 	}
 	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
-	result, err := comp.resultBlock(toolID, c.Query, o)
-	var segs []segment
-	if err == nil {
-		segs, err = comp.digest(c, o)
-	}
+	ans, err := comp.compose(c, o)
 	if err != nil {
 		// Sealing only fails if the system's randomness does; nothing
 		// sensible can be sent, so fail loudly.
@@ -255,13 +251,14 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		}
 		return
 	}
-	text := textOf(segs)
+	result := ans.result
+	result.ToolUseID = toolID
 	requests := 0
 	if o.err == nil {
 		requests = 1
 	}
 	final := msg.Usage
-	final.OutputTokens = estimateTokens(len(input) + len(text.Text))
+	final.OutputTokens = estimateTokens(len(input) + len(ans.text))
 	final.ServerToolUse = &anthropic.ServerToolUsage{WebSearchRequests: requests}
 
 	h.logSearch(ctx, c, o, time.Since(start))
@@ -272,7 +269,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		msg.Content = []anthropic.ContentBlock{
 			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: input},
 			result,
-			text,
+			ans.textBlock(),
 		}
 		b, err := anthropic.Marshal(msg)
 		if err != nil {
@@ -290,11 +287,11 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	ew.BlockStart(1, result)
 	ew.BlockStop(1)
 	ew.BlockStart(2, anthropic.TextBlock{})
-	for _, s := range segs {
-		for _, ci := range s.cites {
-			ew.CitationsDelta(2, ci)
+	for _, s := range ans.segs {
+		if s.cite >= 0 {
+			ew.CitationsDelta(2, ans.cites[s.cite])
 		}
-		ew.TextDelta(2, s.text)
+		ew.TextDelta(2, ans.text[s.start:s.end])
 	}
 	ew.BlockStop(2)
 	ew.MessageDelta("end_turn", final)
