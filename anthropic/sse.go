@@ -79,9 +79,10 @@ type EventWriter struct {
 	// every event since Hold while held, so a run produced back to back
 	// reaches the connection in a single Write.
 	out []byte
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	err   error
+	wrote bool
 }
 
 // outPool recycles EventWriter buffers across requests: a fast-path answer
@@ -134,6 +135,13 @@ func (e *EventWriter) WriteHeld() error {
 	e.writeOut()
 	return e.err
 }
+
+// Pending returns the size of the events held and not yet written.
+func (e *EventWriter) Pending() int { return len(e.out) }
+
+// Written reports whether any event has been written to the underlying
+// writer.
+func (e *EventWriter) Written() bool { return e.wrote }
 
 // Flush flushes the underlying writer now.
 func (e *EventWriter) Flush() error {
@@ -209,6 +217,7 @@ func (e *EventWriter) writeOut() {
 		return
 	}
 	_, err := e.w.Write(e.out)
+	e.wrote = true
 	e.out = e.out[:0]
 	if err != nil {
 		e.err = fmt.Errorf("write events: %w", err)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/seal"
@@ -394,8 +395,13 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 // are.
 func collapseSpace(s string) string {
 	prevSpace := true // a leading space needs collapsing too
-	for _, r := range s {
-		if !unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r > ' ' && r < utf8.RuneSelf || !unicode.IsSpace(r) {
 			prevSpace = false
 			continue
 		}

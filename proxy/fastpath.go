@@ -3,11 +3,13 @@ package proxy
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -130,7 +132,8 @@ func filterDomains(results []search.Result, allowed, blocked []string) []search.
 // no fast-path request can hang on a provider forever.
 const maxSearchTime = 60 * time.Second
 
-// execute runs the search and, when configured, the enrichment.
+// execute runs the search and, when configured, the enrichment. The
+// caller bounds ctx (run applies maxSearchTime).
 func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	if err := h.checkCall(c); err != nil {
 		return &outcome{err: err}
@@ -144,9 +147,7 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	if loc := c.Tool.UserLocation; loc != nil {
 		q.Location = search.Location{Country: loc.Country, Region: loc.Region, City: loc.City, Timezone: loc.Timezone}
 	}
-	sctx, cancel := context.WithTimeout(ctx, maxSearchTime)
-	resp, err := h.searcher.Search(sctx, q)
-	cancel()
+	resp, err := h.searcher.Search(ctx, q)
 	if err != nil {
 		return &outcome{err: fmt.Errorf("search: %w", err)}
 	}
@@ -162,17 +163,25 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 // idAlphabet is base62, which Anthropic's ids use.
 const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// newID returns prefix followed by 24 random base62 characters.
-func newID(prefix string) string {
-	var b [24]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	out := make([]byte, len(prefix), len(prefix)+len(b))
-	copy(out, prefix)
-	for _, x := range b {
-		// The slight modulo bias is harmless: ids must be unique, not secret.
-		out = append(out, idAlphabet[int(x)%len(idAlphabet)])
+// newIDs returns a request id, a message id and a server tool use id, each
+// a prefix and 24 random base62 characters, from one read of randomness
+// and in one allocation.
+func newIDs() (reqID, msgID, toolID string) {
+	const n = 24
+	var r [3 * n]byte
+	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
+	var b strings.Builder
+	b.Grow(len("req_msg_srvtoolu_") + len(r))
+	for i, prefix := range [...]string{"req_", "msg_", "srvtoolu_"} {
+		b.WriteString(prefix)
+		for _, x := range r[i*n : (i+1)*n] {
+			// The slight modulo bias is harmless: ids must be unique, not
+			// secret.
+			b.WriteByte(idAlphabet[int(x)%len(idAlphabet)])
+		}
 	}
-	return string(out)
+	s := b.String()
+	return s[:4+n], s[4+n : 8+2*n], s[8+2*n:]
 }
 
 // estimateTokens approximates a token count from bytes of JSON or text at
@@ -197,14 +206,16 @@ func inputTokens(c *searchCall) int {
 func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchCall) {
 	start := time.Now()
 	ctx := r.Context()
-	toolID := newID("srvtoolu_")
-	input, _ := anthropic.Marshal(map[string]string{"query": c.Query})
+	reqID, msgID, toolID := newIDs()
+	// The tool input as Marshal(map[string]string{"query": q}) writes it.
+	var ib [256]byte
+	input := string(append(anthropic.AppendString(append(ib[:0], `{"query":`...), c.Query, false), '}'))
 	msg := &anthropic.Message{
-		ID: newID("msg_"), Type: "message", Role: "assistant", Model: c.Model,
+		ID: msgID, Type: "message", Role: "assistant", Model: c.Model,
 		Content: []anthropic.ContentBlock{},
 		Usage:   anthropic.Usage{InputTokens: inputTokens(c), OutputTokens: 1},
 	}
-	w.Header().Set("request-id", newID("req_"))
+	w.Header().Set("request-id", reqID)
 
 	var ew *anthropic.EventWriter
 	if c.Stream {
@@ -213,7 +224,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		hdr.Set("Cache-Control", "no-cache")
 		// Tell buffering reverse proxies (nginx) to pass events through.
 		hdr.Set("X-Accel-Buffering", "no")
-		w.WriteHeader(http.StatusOK)
+		// The status goes out with the first write: then, when the whole
+		// answer is ready before anything was sent, it can carry a
+		// Content-Length (see the end of this function).
 		ew = anthropic.NewEventWriter(w, flusher(w))
 		defer ew.Close()
 		// The tool call is known before the search starts. It stays held
@@ -225,7 +238,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		ew.Hold()
 		ew.MessageStart(msg)
 		ew.BlockStart(0, anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: []byte(`{}`)})
-		ew.InputJSONDelta(0, string(input))
+		ew.InputJSONDelta(0, input)
 		ew.BlockStop(0)
 	}
 
@@ -267,7 +280,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		msg.StopReason = &end
 		msg.Usage = final
 		msg.Content = []anthropic.ContentBlock{
-			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: input},
+			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: json.RawMessage(input)},
 			result,
 			ans.textBlock(),
 		}
@@ -296,6 +309,13 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	ew.BlockStop(2)
 	ew.MessageDelta("end_turn", final)
 	ew.MessageStop()
+	if !ew.Written() {
+		// Nothing was sent while searching (a fast search): the whole
+		// stream is one body of known length. net/http then writes it with
+		// the headers in two syscalls, where chunked encoding needs a third
+		// for the terminating chunk; a client reads the same events.
+		w.Header().Set("Content-Length", strconv.Itoa(ew.Pending()))
+	}
 	if err := ew.WriteHeld(); err != nil {
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}
@@ -333,11 +353,11 @@ const firstFlushDelay = 5 * time.Millisecond
 // The mutex makes a ping and the end of the search mutually exclusive, so
 // no ping is written once run returns and the caller owns the writer again.
 func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
+	ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
+	defer cancel()
 	if ew == nil {
 		return h.execute(ctx, c)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var (
 		mu       sync.Mutex
 		finished bool
