@@ -249,8 +249,14 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
 		return
 	}
-	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
-	ans, err := comp.compose(c, o)
+	ans, key := h.answers.get(ctx, c, o)
+	var err error
+	if ans == nil {
+		comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
+		if ans, err = comp.compose(c, o); err == nil {
+			h.answers.put(ctx, key, c, o, ans)
+		}
+	}
 	if err != nil {
 		// Sealing only fails if the system's randomness does; nothing
 		// sensible can be sent, so fail loudly.

@@ -2,12 +2,17 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/webgate/webgate/search"
 )
 
 // TestFastPathWholeAnswerHasLength: an answer ready before anything was
@@ -35,5 +40,51 @@ func TestFastPathWholeAnswerHasLength(t *testing.T) {
 	evs := events(t, bytes.NewReader(body))
 	if len(evs) == 0 || evs[0].Name != "message_start" || evs[len(evs)-1].Name != "message_stop" {
 		t.Errorf("incomplete stream: %d events", len(evs))
+	}
+}
+
+// TestAnswerReuse: a repeated search reuses the sealed tokens of the
+// first answer (the same plaintext sealed once) with fresh ids; a search
+// that differs in query, domain filter or results gets its own.
+func TestAnswerReuse(t *testing.T) {
+	var current []search.Result
+	searcher := &fakeSearcher{fn: func(_ context.Context, q search.Query) (*search.Response, error) {
+		return &search.Response{Query: q, Provider: "fake", Results: current}, nil
+	}}
+	h := newHandler(t, Options{Searcher: searcher, Upstream: noEnrich()})
+	answer := func(body []byte) (ids, tokens []string, text string) {
+		rec := post(t, h, "/v1/messages", nil, body)
+		checkSealed(t, rec.Body.Bytes())
+		for _, m := range reMsgID.FindAll(rec.Body.Bytes(), -1) {
+			ids = append(ids, string(m))
+		}
+		tokens = reSealedID.FindAllString(rec.Body.String(), -1)
+		return ids, tokens, string(normalize(rec.Body.Bytes()))
+	}
+	current = goResults
+	body := oldStyleBody("golang generics", true, nil)
+	ids1, tok1, text1 := answer(body)
+	ids2, tok2, text2 := answer(body)
+	if len(tok1) == 0 || !slices.Equal(tok1, tok2) {
+		t.Errorf("a repeated search did not reuse its sealed tokens")
+	}
+	if text1 != text2 {
+		t.Errorf("a repeated search answered differently:\n%s\n%s", text1, text2)
+	}
+	if slices.Equal(ids1, ids2) {
+		t.Errorf("a reused answer kept its message and tool ids: %v", ids1)
+	}
+	for name, b := range map[string][]byte{
+		"query":  oldStyleBody("golang generic", true, nil),
+		"filter": oldStyleBody("golang generics", true, map[string]any{"type": "web_search_20250305", "name": "web_search", "blocked_domains": []string{"nothing.example"}}),
+	} {
+		if _, tok, _ := answer(b); slices.Equal(tok, tok1) || len(tok) == 0 || tok[0] == tok1[0] {
+			t.Errorf("a search with another %s reused the first answer's tokens", name)
+		}
+	}
+	current = slices.Clone(goResults)
+	current[0].Snippet += " More."
+	if _, tok, text := answer(body); tok[0] == tok1[0] || !strings.Contains(text, "More.") {
+		t.Errorf("the same query with new results reused the old answer")
 	}
 }

@@ -60,6 +60,7 @@ type Handler struct {
 	ws       config.UpstreamWebSearch
 	fastPath bool
 	enrichOn bool
+	answers  *answers
 }
 
 // New validates opts and returns a Handler.
@@ -89,6 +90,7 @@ func New(opts Options) (*Handler, error) {
 		searcher: opts.Searcher, fetcher: opts.Fetcher, up: up, sealer: s,
 		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
+		answers: newAnswers(),
 	}, nil
 }
 
