@@ -164,7 +164,10 @@ func serve(args []string) error {
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+	// As cli's serverLogger: text lines, batched.
+	lw := server.NewLogWriter(os.Stderr, 0)
+	defer lw.Flush()
+	log := slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: lv}))
 	opts, err := stack(cfg, log)
 	if err != nil {
 		return err
