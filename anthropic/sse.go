@@ -78,7 +78,7 @@ type EventWriter struct {
 	// out holds the encoded events not yet written: one event normally,
 	// every event since Hold while held, so a run produced back to back
 	// reaches the connection in a single Write.
-	out []byte
+	out   []byte
 	buf   bytes.Buffer
 	enc   *json.Encoder
 	err   error
