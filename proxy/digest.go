@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/seal"
@@ -150,7 +151,9 @@ type outcome struct {
 	results  []search.Result
 	provider string
 	passages map[int][]string
-	err      error // nil on success, including zero results
+	// cached reports that the search engine answered from its cache.
+	cached bool
+	err    error // nil on success, including zero results
 }
 
 // composed is a whole answer: the result block (its ToolUseID left for
@@ -162,6 +165,18 @@ type composed struct {
 	text   string
 	segs   []segment
 	cites  []anthropic.Citation
+	// tokens, when not nil, is the pooled buffer the sealed tokens are
+	// views of (see compose); release returns it.
+	tokens *[]byte
+}
+
+// release returns the memory of an answer composed without keep. The
+// answer must not be used afterwards.
+func (c *composed) release() {
+	if c.tokens != nil {
+		scratchPool.Put(c.tokens)
+		c.tokens = nil
+	}
 }
 
 // textBlock is the text block as a non-streaming response carries it.
@@ -218,8 +233,12 @@ func (t *textBuilder) startCited(result int, cited string) {
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // compose builds the answer for call from o: the sealed results and the
-// digest with sealed citations.
-func (c *composer) compose(call *searchCall, o *outcome) (*composed, error) {
+// digest with sealed citations. With keep, the answer owns its memory and
+// may be kept; without, its tokens are views of a pooled buffer, which
+// saves copying and allocating them (about 5 KB an answer), and the caller
+// must release the answer once it has been written and never retain any
+// of its strings.
+func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, error) {
 	out := &composed{}
 	if o.err != nil {
 		code := toolErrorCode(o.err)
@@ -257,7 +276,12 @@ func (c *composer) compose(call *searchCall, o *outcome) (*composed, error) {
 	// Seal every result and citation into one buffer, then make it one
 	// string and hand out substrings.
 	sp, tp := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
-	defer func() { scratchPool.Put(sp); scratchPool.Put(tp) }()
+	defer func() {
+		scratchPool.Put(sp)
+		if out.tokens == nil { // kept, or failed: the buffer is free
+			scratchPool.Put(tp)
+		}
+	}()
 	scratch, toks := (*sp)[:0], (*tp)[:0]
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
@@ -283,7 +307,13 @@ func (c *composer) compose(call *searchCall, o *outcome) (*composed, error) {
 		ends = append(ends, len(toks))
 	}
 	*sp, *tp = scratch, toks
-	all := string(toks)
+	var all string
+	if keep {
+		all = string(toks)
+	} else {
+		all = unsafe.String(unsafe.SliceData(toks), len(toks))
+		out.tokens = tp
+	}
 	token := func(k int) string {
 		start := 0
 		if k > 0 {

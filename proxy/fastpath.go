@@ -151,7 +151,7 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	if err != nil {
 		return &outcome{err: fmt.Errorf("search: %w", err)}
 	}
-	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider}
+	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider, cached: resp.Cached}
 	if h.enrichOn && h.fetcher != nil && len(o.results) > 0 {
 		ectx, cancel := context.WithTimeout(ctx, h.ws.EnrichTimeout)
 		o.passages = enrich(ectx, h.fetcher, h.log, c.Query, o.results, h.ws.EnrichPages, h.ws.PassagesPerPage)
@@ -252,9 +252,18 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	ans, key := h.answers.get(ctx, c, o)
 	var err error
 	if ans == nil {
+		// An answer is kept for reuse when its results came from the
+		// search cache, that is when this search is a repeat: answers to
+		// one-off searches would only churn the answer cache. Those are
+		// composed into pooled memory released once they are written.
+		keep := key != "" && o.cached
 		comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
-		if ans, err = comp.compose(c, o); err == nil {
-			h.answers.put(ctx, key, c, o, ans)
+		if ans, err = comp.compose(c, o, keep); err == nil {
+			if keep {
+				h.answers.put(ctx, key, c, o, ans)
+			} else {
+				defer ans.release()
+			}
 		}
 	}
 	if err != nil {

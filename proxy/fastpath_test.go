@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/webgate/webgate/search"
@@ -43,13 +45,18 @@ func TestFastPathWholeAnswerHasLength(t *testing.T) {
 	}
 }
 
-// TestAnswerReuse: a repeated search reuses the sealed tokens of the
-// first answer (the same plaintext sealed once) with fresh ids; a search
-// that differs in query, domain filter or results gets its own.
+// TestAnswerReuse: a repeated search (one the engine answers from its
+// cache) reuses the sealed tokens of the answer composed for it, with
+// fresh ids; a one-off search's answer is not kept; a search that differs
+// in query, domain filter or results gets its own answer.
 func TestAnswerReuse(t *testing.T) {
 	var current []search.Result
+	seen := map[string]bool{}
 	searcher := &fakeSearcher{fn: func(_ context.Context, q search.Query) (*search.Response, error) {
-		return &search.Response{Query: q, Provider: "fake", Results: current}, nil
+		k := fmt.Sprint(q.Text, q.BlockedDomains)
+		cached := seen[k]
+		seen[k] = true
+		return &search.Response{Query: q, Provider: "fake", Results: current, Cached: cached}, nil
 	}}
 	h := newHandler(t, Options{Searcher: searcher, Upstream: noEnrich()})
 	answer := func(body []byte) (ids, tokens []string, text string) {
@@ -63,12 +70,16 @@ func TestAnswerReuse(t *testing.T) {
 	}
 	current = goResults
 	body := oldStyleBody("golang generics", true, nil)
+	_, tok0, text0 := answer(body) // provider call: composed, not kept
 	ids1, tok1, text1 := answer(body)
 	ids2, tok2, text2 := answer(body)
-	if len(tok1) == 0 || !slices.Equal(tok1, tok2) {
+	if len(tok1) == 0 || slices.Equal(tok0, tok1) {
+		t.Errorf("the answer to a search not answered from the cache was kept")
+	}
+	if !slices.Equal(tok1, tok2) {
 		t.Errorf("a repeated search did not reuse its sealed tokens")
 	}
-	if text1 != text2 {
+	if text0 != text1 || text1 != text2 {
 		t.Errorf("a repeated search answered differently:\n%s\n%s", text1, text2)
 	}
 	if slices.Equal(ids1, ids2) {
@@ -78,7 +89,8 @@ func TestAnswerReuse(t *testing.T) {
 		"query":  oldStyleBody("golang generic", true, nil),
 		"filter": oldStyleBody("golang generics", true, map[string]any{"type": "web_search_20250305", "name": "web_search", "blocked_domains": []string{"nothing.example"}}),
 	} {
-		if _, tok, _ := answer(b); slices.Equal(tok, tok1) || len(tok) == 0 || tok[0] == tok1[0] {
+		answer(b)
+		if _, tok, _ := answer(b); len(tok) == 0 || tok[0] == tok1[0] {
 			t.Errorf("a search with another %s reused the first answer's tokens", name)
 		}
 	}
@@ -87,4 +99,44 @@ func TestAnswerReuse(t *testing.T) {
 	if _, tok, text := answer(body); tok[0] == tok1[0] || !strings.Contains(text, "More.") {
 		t.Errorf("the same query with new results reused the old answer")
 	}
+}
+
+// TestConcurrentAnswersIntact: answers composed into pooled memory at the
+// same time never leak into each other: every sealed result opens and
+// names the query of the response it came in.
+func TestConcurrentAnswersIntact(t *testing.T) {
+	h := newHandler(t, Options{Searcher: results(goResults...), Upstream: noEnrich()})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	s := testSealer(t)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				q := fmt.Sprintf("query %d %d", g, i)
+				resp, err := http.Post(srv.URL+"/v1/messages", "application/json", bytes.NewReader(oldStyleBody(q, i%2 == 0, nil)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				toks := regexpAllSubmatch(`"encrypted_content":"([^"]+)"`, body)
+				if len(toks) != len(goResults) {
+					t.Errorf("%q: %d results", q, len(toks))
+					return
+				}
+				for _, m := range toks {
+					r, err := OpenResult(s, m[1])
+					if err != nil || r.Query != q {
+						t.Errorf("%q: sealed result for %+v (%v)", q, r, err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
