@@ -100,6 +100,8 @@ func NewEventWriter(w io.Writer, flush func() error) *EventWriter {
 	return &EventWriter{w: w, flush: flush}
 }
 
+var errClosed = errors.New("anthropic: EventWriter used after Close")
+
 // Close returns the writer's buffer to a pool; the writer must not be used
 // afterwards. Events still held are discarded, so Release first.
 func (e *EventWriter) Close() {
@@ -109,7 +111,7 @@ func (e *EventWriter) Close() {
 	}
 	e.out = nil
 	if e.err == nil {
-		e.err = errors.New("anthropic: EventWriter used after Close")
+		e.err = errClosed
 	}
 }
 

@@ -220,10 +220,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	var ew *anthropic.EventWriter
 	if c.Stream {
 		hdr := w.Header()
-		hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
-		hdr.Set("Cache-Control", "no-cache")
+		// Shared, never-modified value slices: Set would allocate one per
+		// header per response.
+		hdr["Content-Type"] = sseContentType
+		hdr["Cache-Control"] = noCache
 		// Tell buffering reverse proxies (nginx) to pass events through.
-		hdr.Set("X-Accel-Buffering", "no")
+		hdr["X-Accel-Buffering"] = accelNo
 		// The status goes out with the first write: then, when the whole
 		// answer is ready before anything was sent, it can carry a
 		// Content-Length (see the end of this function).
@@ -335,6 +337,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}
 }
+
+var (
+	sseContentType = []string{"text/event-stream; charset=utf-8"}
+	noCache        = []string{"no-cache"}
+	accelNo        = []string{"no"}
+)
 
 // flusher returns a flush function for w. A ResponseWriter wrapped by
 // middleware that cannot flush is tolerated (events then arrive when the
