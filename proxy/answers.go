@@ -83,9 +83,12 @@ func (a *answers) key(call *searchCall, o *outcome) string {
 	return string(strconv.AppendUint(k[:0], h.Sum64(), 36))
 }
 
-// get returns the cached answer for call and o, or nil.
+// get returns the cached answer for call and o, or nil, and the key to
+// store a new answer under ("" when it should not be kept). Only a search
+// the engine answered from its cache is looked up and kept: a fresh
+// provider answer is almost always a one-off.
 func (a *answers) get(ctx context.Context, call *searchCall, o *outcome) (*composed, string) {
-	if !cacheable(o) {
+	if !cacheable(o) || !o.cached {
 		return nil, ""
 	}
 	key := a.key(call, o)

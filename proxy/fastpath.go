@@ -258,7 +258,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// search cache, that is when this search is a repeat: answers to
 		// one-off searches would only churn the answer cache. Those are
 		// composed into pooled memory released once they are written.
-		keep := key != "" && o.cached
+		keep := key != ""
 		comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
 		if ans, err = comp.compose(c, o, keep); err == nil {
 			if keep {
