@@ -45,7 +45,8 @@ hz=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # Warm-up: connections, caches, heap size.
-WEBGATE_BODY="$out/body.json" WEBGATE_VARY=$vary wrk -t1 -c"$conns" -d3s -s "$here/fastpath.lua" "http://$addr" >/dev/null
+WEBGATE_BODY="$out/body.json" WEBGATE_VARY=$vary wrk -t1 -c"$conns" -d3s -s "$here/fastpath.lua" "http://$addr" > "$out/wrk.txt"
+total=$(sed -n 's/^requests=\([0-9]*\).*/\1/p' "$out/wrk.txt")
 
 for i in $(seq "$runs"); do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -56,8 +57,15 @@ for i in $(seq "$runs"); do
 	after=$(cpu $srv)
 	line=$(grep '^requests=' "$out/wrk.txt")
 	reqs=$(echo "$line" | sed 's/requests=\([0-9]*\).*/\1/')
+	total=$((total + reqs))
 	rps=$(grep 'Requests/sec' "$out/wrk.txt" | awk '{print $2}')
 	awk -v m="$mode" -v l="$load" -v line="$line" -v rps="$rps" -v s=$((after - before)) -v w="$wcpu" -v n="$reqs" -v hz="$hz" 'BEGIN {
 		printf "%s load=%s rps=%s %s server_cpu/req=%.1f us wrk_cpu/req=%.1f us\n", m, l, rps, line, s*1e6/hz/n, w*1e6/n
 	}'
 done
+kill $srv
+wait $srv || true
+trap - EXIT INT TERM
+# wrk counts only completed responses, so a few more requests may have
+# reached the server than it reports.
+echo "requests answered: $total; $(grep -o 'provider calls: [0-9]*' "$out/server.log")"

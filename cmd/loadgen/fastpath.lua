@@ -5,7 +5,7 @@
 -- message_stop, written together with the end of the chunked body).
 --
 -- With WEBGATE_VARY=1 every request carries a distinct query (the
--- recorded one plus a counter), so the search engine's cache never hits
+-- recorded one plus the run's start time, thread and a counter), so the search engine's cache never hits
 -- and the provider is called for every request.
 local f = assert(io.open(os.getenv("WEBGATE_BODY") or "body.json", "rb"))
 local body = f:read("*a")
@@ -38,10 +38,21 @@ end
 -- request is only defined when queries vary: wrk then calls it for every
 -- request, and otherwise sends its prebuilt request without running Lua.
 if vary then
+  -- The start time keeps queries distinct across wrk runs too (the
+  -- warm-up run and the measured runs of bench.sh share one server).
+  local run = os.time()
   local n = 0
+  local pre
   function request()
+    if not pre then
+      -- What wrk.format would write, built once: only the query and the
+      -- length change between requests.
+      pre = "POST " .. path .. " HTTP/1.1\r\nHost: " .. wrk.headers["Host"] ..
+        "\r\nContent-Type: application/json\r\nanthropic-version: 2023-06-01\r\nContent-Length: "
+    end
     n = n + 1
-    return wrk.format("POST", path, headers, head .. " " .. (tid or 0) .. "-" .. n .. tail)
+    local b = head .. " " .. run .. "-" .. (tid or 0) .. "-" .. n .. tail
+    return pre .. #b .. "\r\n\r\n" .. b
   end
 end
 

@@ -82,12 +82,17 @@ func main() {
 // a real provider's (titles, URLs, snippets), the same for every query.
 type zeroProvider struct{}
 
+// providerCalls counts searches that reached the provider (engine cache
+// misses); serve prints it on exit.
+var providerCalls atomic.Int64
+
 func (zeroProvider) Name() string { return "zero" }
 
 func (zeroProvider) Search(ctx context.Context, q search.Query) ([]search.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	providerCalls.Add(1)
 	// A fresh slice per call, as a provider decoding a response would
 	// return: the engine owns (and may reorder or trim) what it gets.
 	return slices.Clone(zeroResults), nil
@@ -179,7 +184,9 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(os.Stderr, "loadgen: webgate stack with a 0 ms in-process provider on http://%s (pid %d)\n", ln.Addr(), os.Getpid())
-	return server.Serve(ctx, ln, opts)
+	err = server.Serve(ctx, ln, opts)
+	fmt.Fprintf(os.Stderr, "loadgen: provider calls: %d\n", providerCalls.Load())
+	return err
 }
 
 // requestBody returns the recorded request's body as Claude Code sent it.
