@@ -138,6 +138,36 @@ func (e *EventWriter) WriteHeld() error {
 	return e.err
 }
 
+// TakeHeld returns a copy of the events held and not yet written, and
+// discards them. With Hold, an EventWriter on io.Discard records a run of
+// events once for Replay into many responses.
+func (e *EventWriter) TakeHeld() []byte {
+	b := append([]byte(nil), e.out...)
+	e.out = e.out[:0]
+	return b
+}
+
+// Replay writes events recorded with TakeHeld, with patch copied over the
+// bytes at offset at of p: a recorded run of events may embed one value
+// that changes per response (an id) as a placeholder of the same length.
+// p itself is not modified.
+func (e *EventWriter) Replay(p []byte, at int, patch string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if at < 0 || at+len(patch) > len(p) {
+		e.err = errors.New("anthropic: Replay patch outside the recorded events")
+		return e.err
+	}
+	if e.out == nil {
+		e.out = (*outPool.Get().(*[]byte))[:0]
+	}
+	n := len(e.out)
+	e.out = append(e.out, p...)
+	copy(e.out[n+at:], patch)
+	return e.emit("replay", e.out)
+}
+
 // Pending returns the size of the events held and not yet written.
 func (e *EventWriter) Pending() int { return len(e.out) }
 

@@ -1,8 +1,10 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -168,6 +170,50 @@ type composed struct {
 	// tokens, when not nil, is the pooled buffer the sealed tokens are
 	// views of (see compose); release returns it.
 	tokens *[]byte
+
+	// For an answer that is kept and reused: its blocks 1 and 2 as
+	// stream events, recorded once (see events).
+	once     sync.Once
+	recorded []byte
+	idAt     int
+}
+
+// placeholderToolID stands in for the tool use id in recorded events; it
+// has the length of a real one (see newIDs), which Replay patches over it.
+var placeholderToolID = "srvtoolu_" + strings.Repeat("0", 24)
+
+// writeBlocks writes the answer's blocks 1 (the search result) and 2 (the
+// digest) as stream events.
+func (c *composed) writeBlocks(ew *anthropic.EventWriter, toolID string) {
+	result := c.result
+	result.ToolUseID = toolID
+	ew.BlockStart(1, result)
+	ew.BlockStop(1)
+	ew.BlockStart(2, anthropic.TextBlock{})
+	for _, s := range c.segs {
+		if s.cite >= 0 {
+			ew.CitationsDelta(2, c.cites[s.cite])
+		}
+		ew.TextDelta(2, c.text[s.start:s.end])
+	}
+	ew.BlockStop(2)
+}
+
+// events returns writeBlocks' events with placeholderToolID for the tool
+// use id, and the id's offset, encoded on first use: a reused answer is
+// then copied into each response instead of encoded again.
+func (c *composed) events() ([]byte, int) {
+	c.once.Do(func() {
+		rec := anthropic.NewEventWriter(io.Discard, nil)
+		rec.Hold()
+		c.writeBlocks(rec, placeholderToolID)
+		c.recorded = rec.TakeHeld()
+		rec.Close()
+		// The id precedes the results in block 1's first event, so its
+		// first occurrence is the id whatever the results contain.
+		c.idAt = bytes.Index(c.recorded, []byte(placeholderToolID))
+	})
+	return c.recorded, c.idAt
 }
 
 // release returns the memory of an answer composed without keep. The

@@ -252,6 +252,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		return
 	}
 	ans, key := h.answers.get(ctx, c, o)
+	kept := ans != nil || key != ""
 	var err error
 	if ans == nil {
 		// An answer is kept for reuse when its results came from the
@@ -281,8 +282,6 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		}
 		return
 	}
-	result := ans.result
-	result.ToolUseID = toolID
 	requests := 0
 	if o.err == nil {
 		requests = 1
@@ -296,6 +295,8 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		end := "end_turn"
 		msg.StopReason = &end
 		msg.Usage = final
+		result := ans.result
+		result.ToolUseID = toolID
 		msg.Content = []anthropic.ContentBlock{
 			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: json.RawMessage(input)},
 			result,
@@ -314,16 +315,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	// the server flushes it, with the chunked terminator, when the handler
 	// returns.
 	ew.Hold()
-	ew.BlockStart(1, result)
-	ew.BlockStop(1)
-	ew.BlockStart(2, anthropic.TextBlock{})
-	for _, s := range ans.segs {
-		if s.cite >= 0 {
-			ew.CitationsDelta(2, ans.cites[s.cite])
-		}
-		ew.TextDelta(2, ans.text[s.start:s.end])
+	if kept {
+		rec, at := ans.events()
+		ew.Replay(rec, at, toolID)
+	} else {
+		ans.writeBlocks(ew, toolID)
 	}
-	ew.BlockStop(2)
 	ew.MessageDelta("end_turn", final)
 	ew.MessageStop()
 	if !ew.Written() {

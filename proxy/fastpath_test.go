@@ -62,8 +62,16 @@ func TestAnswerReuse(t *testing.T) {
 	answer := func(body []byte) (ids, tokens []string, text string) {
 		rec := post(t, h, "/v1/messages", nil, body)
 		checkSealed(t, rec.Body.Bytes())
+		tool := ""
 		for _, m := range reMsgID.FindAll(rec.Body.Bytes(), -1) {
 			ids = append(ids, string(m))
+			if id := string(m); strings.HasPrefix(id, `"srvtoolu_`) {
+				// The server_tool_use id and the result's tool_use_id.
+				if tool != "" && id != tool || id == `"`+placeholderToolID+`"` {
+					t.Fatalf("tool use ids %s and %s in one response", tool, id)
+				}
+				tool = id
+			}
 		}
 		tokens = reSealedID.FindAllString(rec.Body.String(), -1)
 		return ids, tokens, string(normalize(rec.Body.Bytes()))
