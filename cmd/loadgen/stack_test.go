@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
@@ -130,4 +132,57 @@ func BenchmarkStack(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPassthroughTTFB is the time to the first byte of a streamed
+// reply from a fake upstream, fetched directly and through the whole
+// serve stack (middleware, proxy), alternating the two on every iteration
+// so both see the same machine load. The overhead is the difference of
+// the medians (and of the 99th percentiles).
+func BenchmarkPassthroughTTFB(b *testing.B) {
+	first := []byte("event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(first)
+	}))
+	defer up.Close()
+	cfg := config.Default()
+	cfg.Upstream.BaseURL = up.URL
+	opts, err := stack(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(server.Handler(opts))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	body := []byte(`{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hello"}]}`)
+	ttfb := func(url string) time.Duration {
+		start := time.Now()
+		resp, err := client.Post(url+"/v1/messages", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var one [1]byte
+		if _, err := io.ReadFull(resp.Body, one[:]); err != nil {
+			b.Fatal(err)
+		}
+		d := time.Since(start)
+		io.Copy(io.Discard, resp.Body)
+		return d
+	}
+	direct := make([]time.Duration, 0, b.N)
+	proxied := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		direct = append(direct, ttfb(up.URL))
+		proxied = append(proxied, ttfb(srv.URL))
+	}
+	slices.Sort(direct)
+	slices.Sort(proxied)
+	pct := func(d []time.Duration, p float64) time.Duration { return d[int(p*float64(len(d)-1))] }
+	b.ReportMetric(float64(pct(direct, 0.5).Microseconds()), "direct-p50-µs")
+	b.ReportMetric(float64(pct(proxied, 0.5).Microseconds()), "proxied-p50-µs")
+	b.ReportMetric(float64((pct(proxied, 0.5) - pct(direct, 0.5)).Microseconds()), "overhead-p50-µs")
+	b.ReportMetric(float64((pct(proxied, 0.99) - pct(direct, 0.99)).Microseconds()), "overhead-p99-µs")
 }
