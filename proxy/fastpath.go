@@ -130,7 +130,10 @@ func filterDomains(results []search.Result, allowed, blocked []string) []search.
 // maxSearchTime is a backstop for Searchers without their own deadline
 // (the Engine enforces search.timeout, 15s by default, well inside it), so
 // no fast-path request can hang on a provider forever.
-const maxSearchTime = 60 * time.Second
+var maxSearchTime = 60 * time.Second // a variable for tests
+
+// errSearchTimeout is the cause of a search cancelled at maxSearchTime.
+var errSearchTimeout = errors.New("search took longer than the fast path allows")
 
 // execute runs the search and, when configured, the enrichment. The
 // caller bounds ctx (run applies maxSearchTime).
@@ -373,11 +376,16 @@ const firstFlushDelay = 5 * time.Millisecond
 // The mutex makes a ping and the end of the search mutually exclusive, so
 // no ping is written once run returns and the caller owns the writer again.
 func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
-	ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
-	defer cancel()
 	if ew == nil {
+		ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
+		defer cancel()
 		return h.execute(ctx, c)
 	}
+	// While streaming, the ping timer also enforces maxSearchTime: one
+	// timer per request instead of two.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	deadline := time.Now().Add(maxSearchTime)
 	var (
 		mu       sync.Mutex
 		finished bool
@@ -391,6 +399,11 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 		if finished {
 			return
 		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			cancel(errSearchTimeout)
+			return
+		}
 		var err error
 		if !released {
 			released = true
@@ -399,10 +412,10 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 			err = ew.Ping()
 		}
 		if err != nil {
-			cancel()
+			cancel(err)
 			return
 		}
-		t.Reset(h.ws.PingInterval)
+		t.Reset(min(h.ws.PingInterval, left))
 	})
 	mu.Unlock()
 	o := h.execute(ctx, c)

@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/webgate/webgate/search"
 )
@@ -147,4 +149,40 @@ func TestConcurrentAnswersIntact(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestFastPathSearchBackstop: a search that never returns on its own is
+// cancelled at maxSearchTime, streaming or not, and answered with
+// "unavailable" inside a complete response.
+func TestFastPathSearchBackstop(t *testing.T) {
+	defer func(d time.Duration) { maxSearchTime = d }(maxSearchTime)
+	maxSearchTime = 20 * time.Millisecond
+	causes := make(chan error, 2)
+	searcher := &fakeSearcher{fn: func(ctx context.Context, q search.Query) (*search.Response, error) {
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return nil, ctx.Err()
+	}}
+	up := noEnrich()
+	up.WebSearch.PingInterval = time.Millisecond
+	h := newHandler(t, Options{Searcher: searcher, Upstream: up})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, stream := range []bool{true, false} {
+		ctx, cancel := context.WithTimeout(context.Background(), safety)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/messages", bytes.NewReader(oldStyleBody("golang", stream, nil)))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		cancel()
+		if !strings.Contains(string(body), `"error_code":"unavailable"`) || stream && !strings.HasSuffix(string(body), "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n") {
+			t.Errorf("stream=%v: %s", stream, body)
+		}
+		if cause := <-causes; stream && !errors.Is(cause, errSearchTimeout) || !stream && !errors.Is(cause, context.DeadlineExceeded) {
+			t.Errorf("stream=%v: search cancelled by %v", stream, cause)
+		}
+	}
 }
