@@ -21,7 +21,11 @@ import (
 // same plaintext, handed out again; nothing about the key or nonce is
 // weakened by a ciphertext being seen twice. The one visible effect is
 // that the sealed "retrieved" time is when the answer was first composed,
-// at most answerTTL ago.
+// at most answerTTL ago. Likewise the digest's untrusted-content
+// boundaries keep the nonce drawn when the answer was composed: it still
+// came after the content it encloses was fixed, which is all the nonce
+// needs (a page cannot guess it in advance), and a reused answer encloses
+// exactly that content again.
 const (
 	answerCacheSize = 256
 	answerTTL       = 10 * time.Minute

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 )
@@ -235,6 +236,9 @@ type composer struct {
 	sealer      *seal.Sealer
 	now         time.Time
 	maxQueryLen int
+	// untrusted marks the results and passages, which come from the web,
+	// as untrusted data for the model (guard.content.mark_untrusted).
+	untrusted guard.Wrapper
 }
 
 // citeRef is a citation before sealing: the result it points to and the
@@ -289,7 +293,7 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	if o.err != nil {
 		code := toolErrorCode(o.err)
 		out.result.Error = &anthropic.WebSearchToolResultError{ErrorCode: code}
-		out.text = toolErrorText(call.Query, code, c.maxQueryLen)
+		out.text = toolErrorText(call.Query, o.err, c.maxQueryLen)
 		out.segs = []segment{{0, len(out.text), -1}}
 		return out, nil
 	}
@@ -424,6 +428,8 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 			size += len(p) + 8
 		}
 	}
+	begin, end := c.untrusted.Bounds("search results", "")
+	size += len(begin) + len(end)
 	t.b.Grow(size)
 	var quoted [256]byte
 	t.startPlain()
@@ -433,13 +439,16 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 		t.write(" ", d)
 	}
 	t.write(":\n")
+	if begin != "" {
+		t.write(begin, "\n")
+	}
 	for i, r := range o.results {
 		t.startPlain()
-		t.write("\n", strconv.Itoa(i+1), ". ", titles[i], "\n   ", r.URL, "\n")
+		t.write("\n", strconv.Itoa(i+1), ". ", guard.Defuse(titles[i]), "\n   ", r.URL, "\n")
 		if ages[i] != "" {
 			t.write("   Published: ", ages[i], "\n")
 		}
-		snip := collapseSpace(r.Snippet)
+		snip := guard.Defuse(collapseSpace(r.Snippet))
 		if snip == "" {
 			continue
 		}
@@ -457,11 +466,16 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 			t.write("\nKey passages from the top results:\n")
 			first = false
 		}
-		t.write("\n[", strconv.Itoa(i+1), "] ", titles[i], "\n")
+		t.write("\n[", strconv.Itoa(i+1), "] ", guard.Defuse(titles[i]), "\n")
 		for _, p := range ps {
+			p = guard.Defuse(p)
 			t.startCited(i, strings.TrimSuffix(p, "…"))
 			t.write("> ", p, "\n")
 		}
+	}
+	if end != "" {
+		t.startPlain()
+		t.write("\n", end)
 	}
 	return t
 }
