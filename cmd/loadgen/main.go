@@ -47,10 +47,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/webgate/webgate/cli"
 	"github.com/webgate/webgate/config"
-	"github.com/webgate/webgate/httpapi"
-	"github.com/webgate/webgate/mcpserver"
-	"github.com/webgate/webgate/proxy"
 	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
@@ -109,37 +107,28 @@ var zeroResults = []search.Result{
 		Snippet: "In this tutorial, you will create a program that interacts with a deck of cards using generics."},
 }
 
-// stack builds what cli/serve.go (serveCmd.Run) serves, with the provider
-// chain replaced by zeroProvider and enrichment off; keep the two in step.
-func stack(cfg *config.Config, log *slog.Logger) (server.Options, error) {
+// stack builds what `webgate serve` serves (cli.ServeOptions: every
+// surface, authentication, the metrics observer, and the audit -> policy
+// -> guard chain in front of the engine) with the provider chain replaced
+// by zeroProvider and enrichment off. Call release when done: it flushes
+// the audit log and closes connections.
+func stack(cfg *config.Config, log *slog.Logger) (opts server.Options, release func(), err error) {
 	off := false
 	cfg.Upstream.WebSearch.Enrich = &off
 	svc, err := service.NewWithProviders(cfg, log, []search.Provider{zeroProvider{}})
 	if err != nil {
-		return server.Options{}, err
+		return server.Options{}, nil, err
 	}
-	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: svc.Getter, Upstream: cfg.Upstream, Logger: log})
+	opts, closeUp, err := cli.ServeOptions(cfg, svc, log)
 	if err != nil {
-		return server.Options{}, err
+		return server.Options{}, nil, err
 	}
-	mcpSrv := mcpserver.New(mcpserver.Options{
-		Searcher: svc.Searcher, Fetcher: svc.Getter, MaxOutputChars: cfg.MCP.MaxOutputChars,
-		FetchConcurrency: cfg.MCP.FetchConcurrency, ContentTimeout: cfg.MCP.ContentTimeout,
-		ContentResults: cfg.MCP.ContentResults, Logger: log,
-	})
-	return server.Options{
-		API: httpapi.New(httpapi.Options{
-			Searcher: svc.Searcher, Fetcher: svc.Getter, MaxBodyBytes: cfg.Server.MaxRequestBytes,
-			FetchConcurrency: cfg.MCP.FetchConcurrency, Logger: log,
-		}),
-		MCP:             mcpserver.HTTPHandler(mcpSrv, cfg.Server.MaxRequestBytes, log),
-		Messages:        messages,
-		AuthTokens:      cfg.Server.AuthTokens,
-		AllowedOrigins:  cfg.Server.AllowedOrigins,
-		MaxBodyBytes:    cfg.Server.MaxRequestBytes,
-		MaxConcurrent:   cfg.Server.MaxConcurrentRequests,
-		ShutdownTimeout: cfg.Server.ShutdownTimeout,
-		Logger:          log,
+	return opts, func() {
+		closeUp()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = svc.Close(ctx)
+		_ = svc.Release()
 	}, nil
 }
 
@@ -173,10 +162,11 @@ func serve(args []string) error {
 	lw := server.NewLogWriter(os.Stderr, 0)
 	defer lw.Flush()
 	log := slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: lv}))
-	opts, err := stack(cfg, log)
+	opts, release, err := stack(cfg, log)
 	if err != nil {
 		return err
 	}
+	defer release()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

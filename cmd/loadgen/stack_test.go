@@ -36,10 +36,11 @@ func recording(tb testing.TB) []byte {
 
 func testStack(tb testing.TB, log *slog.Logger) http.Handler {
 	tb.Helper()
-	opts, err := stack(config.Default(), log)
+	opts, release, err := stack(config.Default(), log)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(release)
 	return server.Handler(opts)
 }
 
@@ -149,10 +150,11 @@ func BenchmarkPassthroughTTFB(b *testing.B) {
 	defer up.Close()
 	cfg := config.Default()
 	cfg.Upstream.BaseURL = up.URL
-	opts, err := stack(cfg, slog.New(slog.DiscardHandler))
+	opts, release, err := stack(cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer release()
 	srv := httptest.NewServer(server.Handler(opts))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
