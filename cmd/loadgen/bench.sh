@@ -14,6 +14,9 @@
 # from /proc/<pid>/stat (server) and /usr/bin/time (wrk). LOG_LEVEL (default info, webgate serve's default)
 # sets the server's log level; its log goes to $OUT/server.log. PROFILE=1
 # writes the server's CPU profile (warm-up included) to $OUT/cpu.out.
+# CONFIG names a webgate config file for the server (default: none, the
+# zero-config defaults `webgate serve` uses), e.g. to measure the cost of
+# one layer by switching it off.
 set -eu
 mode=${1:-hit}
 runs=${2:-3}
@@ -32,6 +35,7 @@ vary=0
 
 prof=
 [ -n "${PROFILE:-}" ] && prof="-cpuprofile $out/cpu.out"
+[ -n "${CONFIG:-}" ] && prof="$prof -config $CONFIG"
 # shellcheck disable=SC2086
 "$out/loadgen" serve -listen "$addr" -log-level "$level" $prof 2> "$out/server.log" &
 srv=$!

@@ -36,7 +36,12 @@ func recording(tb testing.TB) []byte {
 
 func testStack(tb testing.TB, log *slog.Logger) http.Handler {
 	tb.Helper()
-	opts, release, err := stack(config.Default(), log)
+	return testStackWith(tb, config.Default(), log)
+}
+
+func testStackWith(tb testing.TB, cfg *config.Config, log *slog.Logger) http.Handler {
+	tb.Helper()
+	opts, release, err := stack(cfg, log)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -98,28 +103,40 @@ func (d *discardWriter) Flush()                      {}
 
 // BenchmarkStack is the CPU and allocation cost of one fast-path answer
 // through everything `webgate serve` runs except the socket: middleware,
-// routing, the proxy, the search engine with its cache and a 0 ms
-// provider, with an info-level access log formatted (to io.Discard).
-// "hit" repeats the recorded query; "miss" varies it on every request.
+// routing, the audit -> policy -> guard chain, the proxy, the search
+// engine with its cache and a 0 ms provider, with an info-level access log
+// formatted (to io.Discard). "hit" repeats the recorded query; "miss"
+// varies it on every request. The "noscan" variants switch off the two
+// secret scans of the query (guard.query.mode: off, audit.queries: full),
+// so the difference is what they cost; the defaults are what
+// `webgate serve` runs.
 func BenchmarkStack(b *testing.B) {
 	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	body := recording(b)
-	for _, mode := range []string{"hit", "miss"} {
-		b.Run(mode, func(b *testing.B) {
-			h := testStack(b, log)
-			bodies := [][]byte{body}
-			if mode == "miss" {
-				// Enough distinct queries that none repeats within a run
-				// of this length is impossible to guarantee cheaply; the
-				// engine cache is what a repeat would hit, so vary per
-				// iteration instead.
-				bodies = nil
-			}
+	noscan := func() *config.Config {
+		c := config.Default()
+		c.Guard.Query.Mode, c.Audit.Queries = "off", "full"
+		return c
+	}
+	for _, v := range []struct {
+		name string
+		cfg  func() *config.Config
+		vary bool
+	}{
+		{"hit", config.Default, false},
+		{"miss", config.Default, true},
+		{"hit/noscan", noscan, false},
+		{"miss/noscan", noscan, true},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			h := testStackWith(b, v.cfg(), log)
 			n := 0
 			b.ReportAllocs()
 			for b.Loop() {
 				bb := body
-				if bodies == nil {
+				if v.vary {
+					// A distinct query per iteration: the engine cache
+					// never hits and the provider is called every time.
 					n++
 					bb = varied(body, n)
 				}
