@@ -2,12 +2,15 @@
 // server and the load generator in separate processes.
 //
 //	go run ./cmd/loadgen serve [-listen 127.0.0.1:8788] [-config file] [-log-level info]
-//	    runs the HTTP stack `webgate serve` runs (server.Serve with its
-//	    middleware, the JSON API, MCP and the Anthropic proxy, over the
-//	    real search engine with its cache) but with the search chain
-//	    replaced by one in-process provider that answers in 0 ms: a Go
-//	    search.Provider, not a loopback HTTP service whose CPU would
-//	    compete with the server's for the same cores. Enrichment is off.
+//	    runs the HTTP stack `webgate serve` runs (cli.ServeOptions:
+//	    server.Serve with its middleware, authentication and metrics, the
+//	    JSON API, MCP and the Anthropic proxy, over the audit -> policy ->
+//	    guard chain and the real search engine with its cache) but with
+//	    the search providers replaced by one in-process provider that
+//	    answers in 0 ms: a Go search.Provider, not a loopback HTTP service
+//	    whose CPU would compete with the server's for the same cores.
+//	    Enrichment is off. Without -config it runs the zero-config
+//	    defaults, as `webgate serve` does.
 //	    A distinct query per request therefore reaches the provider every
 //	    time (engine cache miss); a repeated query is an engine cache hit.
 //

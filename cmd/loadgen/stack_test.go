@@ -14,6 +14,7 @@ import (
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/server"
 )
 
@@ -204,4 +205,31 @@ func BenchmarkPassthroughTTFB(b *testing.B) {
 	b.ReportMetric(float64(pct(proxied, 0.5).Microseconds()), "proxied-p50-µs")
 	b.ReportMetric(float64((pct(proxied, 0.5) - pct(direct, 0.5)).Microseconds()), "overhead-p50-µs")
 	b.ReportMetric(float64((pct(proxied, 0.99) - pct(direct, 0.99)).Microseconds()), "overhead-p99-µs")
+}
+
+// BenchmarkQueryScan is the cost of one secret scan of the recorded query
+// (and of its varied form) with the default guard configuration. The
+// fast path pays it twice per search with the defaults: once in the
+// query guard, once when the audit layer redacts the query it records.
+func BenchmarkQueryScan(b *testing.B) {
+	body := recording(b)
+	l, err := guard.FromConfig(config.Default().Guard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []struct {
+		name string
+		body []byte
+	}{{"recorded", body}, {"varied", varied(body, 1234567)}} {
+		const marker = "Perform a web search for the query: "
+		i := bytes.Index(v.body, []byte(marker)) + len(marker)
+		q := string(v.body[i : i+bytes.IndexByte(v.body[i:], '"')])
+		b.Run(v.name, func(b *testing.B) {
+			for b.Loop() {
+				if fs := l.Detector().Scan(q); len(fs) != 0 {
+					b.Fatalf("%q: findings %v", q, fs)
+				}
+			}
+		})
+	}
 }
