@@ -212,11 +212,37 @@ func (s *scanner) str(dst *string) bool {
 		return false
 	}
 	if !escaped {
-		*dst = string(s.b[start:end])
+		*dst = intern(s.b[start:end])
 		return true
 	}
 	*dst = unquote(s.b[start:end])
 	return true
+}
+
+// intern returns b as a string, without allocating for the values that
+// recur in every request (roles, block and tool types, tool names).
+func intern(b []byte) string {
+	switch string(b) { // compiled without a conversion
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "text":
+		return "text"
+	case "tool":
+		return "tool"
+	case "any":
+		return "any"
+	case "auto":
+		return "auto"
+	case "approximate":
+		return "approximate"
+	case "web_search":
+		return "web_search"
+	case "web_search_20250305":
+		return "web_search_20250305"
+	}
+	return string(b)
 }
 
 // unquote decodes the inside of a validated JSON string exactly as
