@@ -107,7 +107,7 @@ func (d *discardWriter) Flush()                      {}
 // routing, the audit -> policy -> guard chain, the proxy, the search
 // engine with its cache and a 0 ms provider, with an info-level access log
 // formatted (to io.Discard). "hit" repeats the recorded query; "miss"
-// varies it on every request. The "noscan" variants switch off the two
+// varies it on every request. The "-noscan" variants switch off the two
 // secret scans of the query (guard.query.mode: off, audit.queries: full),
 // so the difference is what they cost; the defaults are what
 // `webgate serve` runs.
@@ -126,8 +126,8 @@ func BenchmarkStack(b *testing.B) {
 	}{
 		{"hit", config.Default, false},
 		{"miss", config.Default, true},
-		{"hit/noscan", noscan, false},
-		{"miss/noscan", noscan, true},
+		{"hit-noscan", noscan, false},
+		{"miss-noscan", noscan, true},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			h := testStackWith(b, v.cfg(), log)
