@@ -166,6 +166,19 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 // idAlphabet is base62, which Anthropic's ids use.
 const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
+// newID returns a random id with prefix, as Anthropic forms them
+// ("req_" and 24 characters).
+func newID(prefix string) string {
+	var r [24]byte
+	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
+	out := make([]byte, len(prefix), len(prefix)+len(r))
+	copy(out, prefix)
+	for _, x := range r {
+		out = append(out, idAlphabet[int(x)%len(idAlphabet)])
+	}
+	return string(out)
+}
+
 // newIDs returns a request id, a message id and a server tool use id, each
 // a prefix and 24 random base62 characters, from one read of randomness
 // and in one allocation.
