@@ -17,6 +17,8 @@ import (
 type benchPage struct {
 	set, id, url string
 	body         []byte
+	// ref is the expected main content (text), typ the WCXB page type.
+	ref, typ string
 }
 
 // benchDir finds ../shared/extraction-bench beside the repository root by
@@ -53,7 +55,8 @@ func loadPages(tb testing.TB, n int) []benchPage {
 	var pages []benchPage
 
 	var aeb map[string]struct {
-		URL string `json:"url"`
+		URL  string `json:"url"`
+		Body string `json:"articleBody"`
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "aeb", "ground-truth.json")); err == nil {
 		if err := json.Unmarshal(b, &aeb); err != nil {
@@ -66,26 +69,49 @@ func loadPages(tb testing.TB, n int) []benchPage {
 	}
 	sort.Strings(ids)
 	for _, id := range ids[:min(n, len(ids))] {
-		pages = append(pages, benchPage{"aeb", id, aeb[id].URL, readMaybeGz(tb, filepath.Join(root, "aeb", "html", id+".html.gz"))})
+		pages = append(pages, benchPage{set: "aeb", id: id, url: aeb[id].URL, ref: aeb[id].Body,
+			body: readMaybeGz(tb, filepath.Join(root, "aeb", "html", id+".html.gz"))})
 	}
 
 	gts, _ := filepath.Glob(filepath.Join(root, "wcxb-dev", "ground-truth", "*.json"))
 	sort.Strings(gts)
 	for _, f := range gts[:min(n, len(gts))] {
 		var d struct {
-			URL string `json:"url"`
+			URL      string `json:"url"`
+			Internal struct {
+				PageType struct {
+					Primary string `json:"primary"`
+				} `json:"page_type"`
+			} `json:"_internal"`
+			GroundTruth struct {
+				MainContent string `json:"main_content"`
+			} `json:"ground_truth"`
 		}
-		if b, err := os.ReadFile(f); err == nil {
-			_ = json.Unmarshal(b, &d)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			tb.Fatalf("%s: %v", f, err)
 		}
 		id := strings.TrimSuffix(filepath.Base(f), ".json")
-		pages = append(pages, benchPage{"wcxb-dev", id, d.URL, readMaybeGz(tb, filepath.Join(root, "wcxb-dev", "html", id+".html.gz"))})
+		typ := d.Internal.PageType.Primary
+		if typ == "" {
+			typ = "unknown"
+		}
+		pages = append(pages, benchPage{set: "wcxb-dev", id: id, url: d.URL, ref: d.GroundTruth.MainContent, typ: typ,
+			body: readMaybeGz(tb, filepath.Join(root, "wcxb-dev", "html", id+".html.gz"))})
 	}
 
 	dirs, _ := os.ReadDir(filepath.Join(root, "mozilla", "pages"))
 	for _, d := range dirs[:min(n, len(dirs))] {
-		src := filepath.Join(root, "mozilla", "pages", d.Name(), "source.html")
-		pages = append(pages, benchPage{"mozilla", d.Name(), "http://fakehost/test/page.html", readMaybeGz(tb, src)})
+		dir := filepath.Join(root, "mozilla", "pages", d.Name())
+		exp, err := os.ReadFile(filepath.Join(dir, "expected.html"))
+		if err != nil {
+			continue // extract-eval skips pages without an expected output too
+		}
+		pages = append(pages, benchPage{set: "mozilla", id: d.Name(), url: "http://fakehost/test/page.html",
+			ref: evalHTMLText(exp), body: readMaybeGz(tb, filepath.Join(dir, "source.html"))})
 	}
 	if len(pages) == 0 {
 		tb.Fatalf("no pages found under %s", root)
