@@ -131,12 +131,13 @@ func adopt(dst, src *html.Node) {
 // never pruned, and the reference must be substantial, so a reference that
 // missed most of the article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
-	refWords := map[string]bool{}
-	for _, w := range wordTokens(ref) {
-		refWords[w] = true
-	}
-	if len(refWords) < 60 {
+	refToks := wordTokens(ref)
+	if len(refToks) < 60 {
 		return
+	}
+	refPairs := make(map[[2]string]bool, len(refToks))
+	for i := 1; i < len(refToks); i++ {
+		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
 	var drop []*html.Node
 	var walk func(n *html.Node)
@@ -151,16 +152,16 @@ func pruneByConsensus(root *html.Node, ref string) {
 			}
 			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
 				toks := wordTokens(textOf(c))
-				if len(toks) == 0 {
+				if len(toks) < 2 {
 					continue
 				}
 				in := 0
-				for _, w := range toks {
-					if refWords[w] {
+				for i := 1; i < len(toks); i++ {
+					if refPairs[[2]string{toks[i-1], toks[i]}] {
 						in++
 					}
 				}
-				if in*2 < len(toks) {
+				if in*2 < len(toks)-1 {
 					drop = append(drop, c)
 				}
 				continue
