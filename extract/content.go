@@ -33,7 +33,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	wc := words(clean)
 	if kind == kindArticle {
 		if wr := words(read); wr > 0 && wr*5 >= wc {
-			if ref := candTrafilatura(doc, base, trafilatura.Balanced, nil); ref != nil {
+			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
 			return read
@@ -108,6 +108,19 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	root := newDiv()
 	root.AppendChild(cloneTree(art.Node))
 	return root
+}
+
+// asDocument wraps a copy of n in a document of its own, so an extractor
+// can judge just that subtree.
+func asDocument(n *html.Node) *html.Node {
+	doc := &html.Node{Type: html.DocumentNode}
+	h := &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html}
+	body := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
+	doc.AppendChild(h)
+	h.AppendChild(&html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head})
+	h.AppendChild(body)
+	body.AppendChild(cloneTree(n))
+	return doc
 }
 
 func newDiv() *html.Node {
