@@ -45,6 +45,8 @@ type Record struct {
 	Bytes int64 `json:"bytes"`
 	// LatencyMS is the wall time of the operation in milliseconds.
 	LatencyMS float64 `json:"latency_ms"`
+	// Cached reports whether the answer came from a cache.
+	Cached bool `json:"cached,omitempty"`
 	// Outcome is one of the Outcome* constants.
 	Outcome string `json:"outcome"`
 	// Error is a one-line reason for a non-ok outcome.
@@ -64,4 +66,14 @@ type Filter struct {
 	KeyID   string
 	Surface string
 	Outcome string
+	// Kind is KindSearch or KindFetch.
+	Kind string
+	// Limit caps the records returned (newest first); 0 returns all kept.
+	Limit int
+}
+
+// Match reports whether r passes f.
+func (f Filter) Match(r *Record) bool {
+	return (f.KeyID == "" || f.KeyID == r.KeyID) && (f.Surface == "" || f.Surface == r.Surface) &&
+		(f.Outcome == "" || f.Outcome == r.Outcome) && (f.Kind == "" || f.Kind == r.Kind)
 }

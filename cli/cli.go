@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/policy"
 )
 
 // IO is the process's standard streams, injectable for tests.
@@ -56,7 +57,10 @@ type root struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve the web_search and web_fetch tools over MCP on stdin/stdout (for Claude Code, Gemini CLI, Cursor...)."`
 	Serve     serveCmd     `cmd:"" help:"Serve the JSON API (/v1/search, /v1/fetch), MCP over HTTP (/mcp), the Anthropic Messages proxy (/v1/messages) and /healthz."`
 	Setup     setupCmd     `cmd:"" help:"Print or write the configuration that adds webgate to an AI client."`
+	Keys      keysCmd      `cmd:"" help:"Generate gateway API keys and print their hashed auth.keys entries."`
 	Version   versionCmd   `cmd:"" help:"Print the version."`
+
+	Healthcheck healthcheckCmd `cmd:"" help:"Ask a running server's /healthz (or --url) and exit 0 when it answers 200; for container health checks."`
 }
 
 // Version is set at build time with -ldflags "-X github.com/webgate/webgate/cli.Version=...".
@@ -165,6 +169,9 @@ func Main(ctx context.Context, args []string, stdio IO) (code int) {
 		fmt.Fprintln(stdio.Stderr, "Run 'webgate --help' for usage.")
 		return 2
 	}
+	// Commands act as the local, keyless CLI surface; servers replace the
+	// caller per request.
+	ctx = policy.WithCaller(ctx, policy.Caller{Surface: policy.SurfaceCLI})
 	rt := &runtime{Ctx: ctx, IO: stdio, g: &cli.Globals}
 	if err := kctx.Run(rt); err != nil {
 		var ee *exitError

@@ -49,6 +49,7 @@ func (c *fetchCmd) Run(r *runtime) error {
 		return err
 	}
 	defer svc.Fetch.Close()
+	defer closeService(svc)
 
 	n := len(c.URLs)
 	outcomes := make([]chan fetchOutcome, n)
@@ -119,6 +120,7 @@ func (c *fetchCmd) print(r *runtime, i int, u string, o fetchOutcome) error {
 	}
 	var b strings.Builder
 	res := o.res
+	content := res.Content
 	if c.Format == string(extract.Markdown) {
 		if i > 0 {
 			b.WriteString("\n---\n\n")
@@ -128,14 +130,21 @@ func (c *fetchCmd) print(r *runtime, i int, u string, o fetchOutcome) error {
 			title = res.FinalURL
 		}
 		fmt.Fprintf(&b, "# %s\n\nSource: <%s>\n\n", title, res.FinalURL)
+		// Most pages open with their title as a heading; printing it twice
+		// wastes a reader's attention (and a model's tokens).
+		if c.StartIndex == 0 {
+			if rest, ok := strings.CutPrefix(content, "# "+title+"\n"); ok {
+				content = strings.TrimLeft(rest, "\n")
+			}
+		}
 	} else if len(c.URLs) > 1 {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "==> %s <==\n", res.FinalURL)
 	}
-	b.WriteString(res.Content)
-	if !strings.HasSuffix(res.Content, "\n") {
+	b.WriteString(content)
+	if !strings.HasSuffix(content, "\n") {
 		b.WriteByte('\n')
 	}
 	if res.Truncated {

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -64,7 +66,8 @@ func TestFetchCommandMarkdown(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("code %d, stderr %q", code, stderr)
 	}
-	want := "# Doc Title\n\nSource: <" + srv.URL + "/doc.md>\n\n# Doc Title\n\nHello from markdown.\n" +
+	// The page's own title heading is not repeated under ours.
+	want := "# Doc Title\n\nSource: <" + srv.URL + "/doc.md>\n\nHello from markdown.\n" +
 		"\n---\n\n# " + srv.URL + "/plain\n\nSource: <" + srv.URL + "/plain>\n\n0123456789abcdefghij\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("stdout mismatch (-want +got):\n%s", diff)
@@ -172,5 +175,78 @@ func TestFetchCommandUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: code %d stderr %q, want 2 and %q", tt.args, code, stderr, tt.want)
 		}
+	}
+}
+
+// TestFetchCommandConcurrentInOrder proves the URLs are fetched at once and
+// printed in the order given: the first two pages are only served once the
+// third has been asked for, which a one-at-a-time fetcher would never do
+// (it would wait out the handler's generous deadline and get "alone").
+func TestFetchCommandConcurrentInOrder(t *testing.T) {
+	thirdAsked := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.NotFound(w, r)
+			return
+		case "/third":
+			once.Do(func() { close(thirdAsked) })
+		default:
+			select {
+			case <-thirdAsked:
+			case <-time.After(time.Minute):
+				_, _ = w.Write([]byte("alone"))
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
+		_, _ = w.Write([]byte("page " + r.URL.Path))
+	}))
+	t.Cleanup(srv.Close)
+	urls := []string{srv.URL + "/first", srv.URL + "/second", srv.URL + "/third"}
+	code, stdout, stderr := runFetch(t, false, append([]string{"--config", fetchConfig(t), "fetch", "--json"}, urls...)...)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		var m struct{ URL, Content string }
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, m.URL+" "+m.Content)
+	}
+	want := []string{urls[0] + " page /first", urls[1] + " page /second", urls[2] + " page /third"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
+
+// TestFetchCommandJSONKeys pins the exact key set of a successful --json
+// line, in order.
+func TestFetchCommandJSONKeys(t *testing.T) {
+	srv := fetchSite(t)
+	_, stdout, _ := runFetch(t, false, "--config", fetchConfig(t), "fetch", "--json", srv.URL+"/plain")
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if _, err := dec.Token(); err != nil { // {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"url", "final_url", "status", "content_type", "title", "content", "truncated", "next_start_index"}
+	if diff := cmp.Diff(want, keys); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/service"
 )
 
@@ -28,9 +29,12 @@ func (c *mcpCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
+	defer closeService(svc)
 	srv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
 	t := &mcp.IOTransport{Reader: io.NopCloser(r.IO.Stdin), Writer: nopWriteCloser{r.IO.Stdout}}
-	err = srv.Run(r.Ctx, t)
+	// Over stdio the client is the local process that started webgate:
+	// no key, and no policy.
+	err = srv.Run(policy.WithCaller(r.Ctx, policy.Caller{Surface: policy.SurfaceMCP}), t)
 	if err == nil || errors.Is(err, io.EOF) || r.Ctx.Err() != nil {
 		return nil // the client hung up or we were signalled: a normal end
 	}
@@ -54,6 +58,7 @@ func mcpOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, l
 		FetchConcurrency: cfg.MCP.FetchConcurrency,
 		ContentTimeout:   cfg.MCP.ContentTimeout,
 		ContentResults:   cfg.MCP.ContentResults,
+		Untrusted:        untrusted(cfg),
 		Version:          Version,
 		Logger:           log,
 	}

@@ -35,6 +35,7 @@ func (c *searchCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
+	defer closeService(svc)
 	q := search.Query{
 		Text:           strings.Join(c.Query, " "),
 		MaxResults:     c.Count,

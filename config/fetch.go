@@ -15,9 +15,10 @@ type Fetch struct {
 	// MaxBodyBytes caps the bytes read from one response after
 	// decompression. The default is 10485760 (10 MiB).
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
-	// MaxCompressionRatio aborts a compressed response whose decoded size
-	// exceeds this multiple of its encoded size (a decompression-bomb
-	// guard). The default is 100.
+	// MaxCompressionRatio aborts a compressed response (gzip, deflate, br
+	// or zstd) whose decoded size exceeds this multiple of its encoded size
+	// once past the first MiB (a decompression-bomb guard). The default is
+	// 100.
 	MaxCompressionRatio int `yaml:"max_compression_ratio"`
 	// Timeout bounds a whole fetch, redirects and body included. The
 	// default is 30s.

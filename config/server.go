@@ -10,11 +10,14 @@ import (
 // Server configures the HTTP surfaces of `webgate serve`: the JSON API, the
 // MCP Streamable HTTP endpoint and the Anthropic-compatible proxy.
 type Server struct {
-	// AuthTokens, when non-empty, requires every request to carry one of
-	// these values as a bearer token (Authorization: Bearer ...) or, on the
-	// Anthropic surface, as x-api-key. Leave empty only on loopback.
-	// /healthz and /openapi.json stay public so load balancers and API
-	// explorers work without a secret.
+	// AuthTokens is the older, plain-text form of gateway keys: each value
+	// is accepted as a bearer token (Authorization: Bearer ...) or as
+	// x-api-key, with no policy, and appears in audit records as the key id
+	// "auth_tokens[N]". It keeps working, but prefer auth.keys, which
+	// stores only hashes and attaches policies: `webgate keys hash` turns an
+	// existing token into an auth.keys entry. /healthz and /openapi.json
+	// stay public so load balancers and API explorers work without a
+	// secret.
 	AuthTokens []string `yaml:"auth_tokens"`
 	// AllowedOrigins lists browser origins allowed to call the server, in
 	// addition to same-host loopback origins. It protects the MCP endpoint
@@ -53,7 +56,7 @@ func (s *Server) validate() []error {
 		// A short token is guessable, and an empty one would authorise any
 		// request that sends "Bearer " with nothing after it.
 		if len(strings.TrimSpace(t)) < 16 {
-			errs = append(errs, fmt.Errorf("server.auth_tokens[%d]: must be at least 16 characters (generate one with: openssl rand -hex 32)", i))
+			errs = append(errs, fmt.Errorf("server.auth_tokens[%d]: must be at least 16 characters (better: move to auth.keys; generate a key with: webgate keys new --id NAME)", i))
 		}
 	}
 	for i, o := range s.AllowedOrigins {

@@ -49,8 +49,10 @@ type Upstream struct {
 	MaxCompletionTokens bool `yaml:"max_completion_tokens"`
 	// APIKey, when set, replaces the client's credentials on forwarded
 	// requests. Without it the client's x-api-key or Authorization header
-	// is forwarded unchanged. Set it whenever server.auth_tokens is used, so
-	// webgate's own token is never sent upstream.
+	// is forwarded unchanged, except the one that carried a webgate key
+	// when gateway keys are configured: that one is always removed. Set it
+	// whenever gateway keys are used, unless clients send their own
+	// upstream key beside their webgate key.
 	APIKey string `yaml:"api_key"`
 	// MaxBodyBytes caps the size of a request body the proxy accepts. The
 	// default is 33554432 (32 MiB), Anthropic's own limit for the Messages

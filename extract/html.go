@@ -43,6 +43,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		// produce; keep the check so a future parser swap stays honest.
 		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
+	sanitize(ctx, doc) // the content guard's hook, see hook.go
 	meta := extractMetadata(doc, base)
 	prepareDoc(doc)
 	out := &Document{Metadata: meta.Metadata, Format: format}

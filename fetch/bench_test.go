@@ -1,7 +1,9 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -60,4 +62,39 @@ func BenchmarkFetch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkReadBody measures reading a 1 MiB HTML body through the size
+// and bomb guards, plain and in each content coding: what decompression
+// adds to a fetch.
+//
+//	go test ./fetch/ -run '^$' -bench BenchmarkReadBody -benchmem
+func BenchmarkReadBody(b *testing.B) {
+	var page strings.Builder
+	for i := 0; page.Len() < 1<<20; i++ {
+		fmt.Fprintf(&page, "<p id=\"p%d\">Paragraph %d of the page: ordinary prose with a number, %d, and a <a href=\"/l/%d\">link</a>.</p>\n", i, i, i*7919%10007, i)
+	}
+	plain := []byte(page.String())
+	for _, coding := range append([]string{"identity"}, codings...) {
+		body := plain
+		if coding != "identity" {
+			body = encodeAs(b, coding, plain)
+		}
+		// With a Content-Length, and without (a chunked response).
+		for _, hint := range []int64{int64(len(body)), -1} {
+			name := coding + "/length"
+			if hint < 0 {
+				name = coding + "/chunked"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(plain)))
+				for b.Loop() {
+					out, err := readBody(bytes.NewReader(body), coding, 10<<20, 100, hint)
+					if err != nil || len(out) != len(plain) {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -2,21 +2,30 @@ package fetch
 
 import (
 	"bufio"
-	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // acceptEncoding is what we ask for. The transport's own gzip handling is
 // off (it only applies when it set the header itself, and has no size or
-// ratio guard), so we decode here, under limits; br and zstd would need
-// dependencies for little gain on text.
-const acceptEncoding = "gzip, deflate"
+// ratio guard), so every coding is decoded here, under the same limits.
+// Brotli and Zstandard are what many CDNs prefer to send.
+const acceptEncoding = "gzip, deflate, br, zstd"
+
+// zstdMaxWindow is the largest Zstandard window we accept. RFC 9659 caps
+// the window of the "zstd" content coding at 8 MiB so that a decoder's
+// memory stays bounded; a frame asking for more is refused rather than
+// allocated.
+const zstdMaxWindow = 8 << 20
 
 // ratioSlack is decoded output allowed before the compression-ratio check
 // applies, so small, highly repetitive pages are not mistaken for bombs.
@@ -51,8 +60,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // readBody reads and decodes body according to contentEncoding, enforcing
 // maxBytes on both the wire and decoded sizes and maxRatio on compressed
-// bodies. It never allocates more than maxBytes+1 bytes of output.
-func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio int) ([]byte, error) {
+// bodies. sizeHint is the declared length (Content-Length; 0 or -1 when
+// unknown), used only to size the first buffer. The output buffer never
+// holds more than maxBytes+1 bytes.
+func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio int, sizeHint int64) ([]byte, error) {
 	raw := &countingReader{r: io.LimitReader(body, maxBytes+1)}
 	enc := strings.ToLower(strings.TrimSpace(contentEncoding))
 	var dec io.Reader
@@ -83,22 +94,50 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 		} else {
 			dec = flate.NewReader(br)
 		}
+	case "br":
+		// The Brotli format caps its window at 16 MiB, which bounds the
+		// decoder's memory whatever the stream claims.
+		dec = brotli.NewReader(raw)
+	case "zstd":
+		// Synchronous (one decoder, no goroutines) and with the window
+		// limit of RFC 9659. MaxMemory applies the same limit to
+		// single-segment frames, whose window is their declared content
+		// size (up to 2^64 bytes in the header).
+		zr, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
+		if err != nil {
+			return nil, decodeErr(raw, fmt.Errorf("zstd: %w", err))
+		}
+		defer zr.Close()
+		dec = zr
 	default:
+		if strings.Contains(enc, ",") {
+			// Stacked codings ("gzip, br") are legal but not seen from
+			// real servers; refusing them keeps the bomb accounting to
+			// one layer.
+			return nil, &bodyError{kind: ErrBadContent, err: fmt.Errorf("stacked content-encodings %q are not supported", contentEncoding)}
+		}
 		return nil, &bodyError{kind: ErrBadContent, err: fmt.Errorf("content-encoding %q was not requested and is not supported", contentEncoding)}
 	}
 
-	var out bytes.Buffer
-	buf := make([]byte, 32<<10)
+	// The output grows by doubling but never past maxBytes+1 (enough to
+	// see that a body is too large), so the memory held is bounded by the
+	// limit itself, not by twice it as append or bytes.Buffer would allow.
+	limit := maxBytes + 1
+	out := make([]byte, 0, initialCap(enc, sizeHint, limit))
 	for {
-		n, err := dec.Read(buf)
-		if n > 0 {
-			if int64(out.Len()+n) > maxBytes {
-				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
-			}
-			out.Write(buf[:n])
-			if dec != raw && out.Len() > ratioSlack && int64(out.Len()) > int64(maxRatio)*raw.n {
-				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("compressed body expands more than %d times (decompression bomb guard)", maxRatio)}
-			}
+		if len(out) == cap(out) {
+			grown := make([]byte, len(out), min(max(2*int64(cap(out)), 16<<10), limit))
+			copy(grown, out)
+			out = grown
+		}
+		n, err := dec.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if int64(len(out)) > maxBytes {
+			return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
+		}
+		if dec != raw && len(out) > ratioSlack && int64(len(out)) > int64(maxRatio)*raw.n {
+			return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("compressed body expands more than %d times (decompression bomb guard)", maxRatio)}
 		}
 		if err == io.EOF {
 			break
@@ -107,13 +146,44 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 			if raw.n > maxBytes {
 				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
 			}
+			if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+				return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("zstd window exceeds %d bytes (RFC 9659 limit)", zstdMaxWindow)}
+			}
 			return nil, decodeErr(raw, err)
 		}
 	}
 	if raw.n > maxBytes {
 		return nil, &bodyError{kind: ErrTooLarge, err: fmt.Errorf("body exceeds %d bytes", maxBytes)}
 	}
-	return out.Bytes(), nil
+	return out, nil
+}
+
+// initialCap sizes the output buffer from the declared length (sizeHint,
+// Content-Length or -1), so a typical page is read with one allocation: the
+// exact size plus one byte to see EOF for an identity body, four times the
+// wire size for a compressed one (HTML compresses about that well), and
+// 16 KiB when the length is unknown (then doubling).
+func initialCap(enc string, sizeHint, limit int64) int64 {
+	switch {
+	case sizeHint <= 0:
+		return min(16<<10, limit)
+	case sizeHint >= limit:
+		// Also keeps the arithmetic below from overflowing on an absurd
+		// declared length.
+		return limit
+	case enc == "" || enc == "identity":
+		return min(sizeHint+1, limit)
+	case sizeHint > limit/4:
+		return limit
+	}
+	return 4 * sizeHint
+}
+
+// contentEncoding is the response's coding list. A server may send the
+// header more than once; joining the lines makes a stacked coding visible
+// (and refused) instead of silently decoding only the first.
+func contentEncoding(h http.Header) string {
+	return strings.Join(h.Values("Content-Encoding"), ", ")
 }
 
 // decodeErr tells a network failure (the connection broke or timed out)

@@ -41,3 +41,25 @@ func TestToUTF8(t *testing.T) {
 		})
 	}
 }
+
+// FuzzToUTF8 checks the charset invariants on any bytes and any declared
+// type: the output is always valid UTF-8, and valid UTF-8 input (without
+// a byte-order mark) comes back unchanged whatever the label claims.
+func FuzzToUTF8(f *testing.F) {
+	f.Add([]byte("café"), "text/html; charset=iso-8859-1")
+	f.Add([]byte("<meta charset=koi8-r>\xf0\xd2"), "text/html")
+	f.Add([]byte("\xff\xfeh\x00"), "text/plain")
+	f.Add([]byte("\x93\xfa"), "text/plain; charset=shift_jis")
+	f.Add([]byte("caf\xe9"), "text/plain; charset=utf-8")
+	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
+		got, _ := toUTF8(body, contentType)
+		if !utf8.Valid(got) {
+			t.Fatalf("invalid UTF-8 out: %q", got)
+		}
+		bom := len(body) >= 2 && ((body[0] == 0xFF && body[1] == 0xFE) || (body[0] == 0xFE && body[1] == 0xFF) ||
+			(len(body) >= 3 && body[0] == 0xEF && body[1] == 0xBB && body[2] == 0xBF))
+		if utf8.Valid(body) && !bom && string(got) != string(body) {
+			t.Fatalf("valid UTF-8 changed: %q -> %q", body, got)
+		}
+	})
+}

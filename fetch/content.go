@@ -138,7 +138,16 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 		if format == extract.Markdown || format == extract.Text {
 			alt = markdownAlternate(body, p.url)
 		}
+		// Wait for room in the extraction budget; the slot is held until
+		// extraction really returns, even after the caller has gone.
+		// (Decoding to UTF-8 can grow a body past the limit; the weight is
+		// capped so such a page still gets a turn.)
+		weight := min(max(int64(len(body)), 1), extractBudget(f.opts.MaxBodyBytes))
+		if err := f.extracting.Acquire(ctx, weight); err != nil {
+			return nil, nil, ctxError(ctx, where)
+		}
 		doc, err := f.extractHTML(ctx, body, extract.Options{URL: p.url.String(), Format: format})
+		f.extracting.Release(weight)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctxError(ctx, where)

@@ -62,6 +62,17 @@ type Result struct {
 	Body []byte `json:"-"`
 	// Cached reports whether the page came from the cache.
 	Cached bool `json:"-"`
+	// Injection lists passages of Content that read like instructions to
+	// an AI model (likely prompt injections), as flagged by the content
+	// guard (package guard). Nothing is removed; it is advice.
+	Injection []InjectionFlag `json:"injection,omitempty"`
+}
+
+// InjectionFlag is one flagged passage: the guard's rule name and an
+// excerpt around it.
+type InjectionFlag struct {
+	Rule    string `json:"rule"`
+	Excerpt string `json:"excerpt"`
 }
 
 // Sentinel errors. Every error returned by Fetch wraps exactly one, so each

@@ -1,14 +1,21 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"mime"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/extract"
 )
 
@@ -23,6 +30,13 @@ func TestFetchContent(t *testing.T) {
 		"/article":       {ct: "text/html; charset=utf-8", body: []byte(articleHTML)},
 		"/article.gz":    {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))},
 		"/truncated.gz":  {ct: "text/html", ce: "gzip", body: gzipBytes(t, []byte(articleHTML))[:200]},
+		"/article.br":    {ct: "text/html", ce: "br", body: brotliBytes(t, []byte(articleHTML))},
+		"/article.zst":   {ct: "text/html", ce: "zstd", body: zstdBytes(t, []byte(articleHTML))},
+		"/article.zz":    {ct: "text/html", ce: "deflate", body: zlibBytes(t, []byte(articleHTML))},
+		"/truncated.br":  {ct: "text/html", ce: "br", body: brotliBytes(t, []byte(articleHTML))[:200]},
+		"/truncated.zst": {ct: "text/html", ce: "zstd", body: zstdBytes(t, []byte(articleHTML))[:200]},
+		"/stacked":       {ct: "text/html", ce: "gzip|br", body: brotliBytes(t, gzipBytes(t, []byte(articleHTML)))},
+		"/bad-bytes":     {ct: "text/plain; charset=shift_jis", body: []byte("ok \x82\xff\x81 end")},
 		"/stale-meta":    {ct: "text/html", body: []byte(strings.Replace(articleHTML, `charset="utf-8"`, `charset="iso-8859-1"`, 1))},
 		"/latin1":        {ct: "text/plain; charset=iso-8859-1", body: []byte("caf\xe9 cr\xe8me")},
 		"/bad-charset":   {ct: "text/plain; charset=no-such-charset", body: []byte("caf\xe9")},
@@ -58,8 +72,10 @@ func TestFetchContent(t *testing.T) {
 		} else {
 			w.Header()["Content-Type"] = nil // stop the server sniffing for us
 		}
-		if rt.ce != "" {
-			w.Header().Set("Content-Encoding", rt.ce)
+		for ce := range strings.SplitSeq(rt.ce, "|") {
+			if ce != "" {
+				w.Header().Add("Content-Encoding", ce) // one line each
+			}
 		}
 		if rt.status == 429 {
 			w.Header().Set("Retry-After", "120")
@@ -85,7 +101,14 @@ func TestFetchContent(t *testing.T) {
 		{path: "/article", format: extract.HTML, wantType: "text/html", contains: []string{"<p>", "Webgate fetches pages safely"}},
 		{path: "/article", format: extract.Raw, wantType: "text/html", contains: []string{"<footer>Copyright footer</footer>"}},
 		{path: "/article.gz", wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
-		{path: "/truncated.gz", wantErr: ErrBadContent},
+		{path: "/truncated.gz", wantErr: ErrBadContent, contains: []string{"truncated"}},
+		{path: "/article.br", wantType: "text/html", contains: []string{"Webgate fetches pages safely", "café"}},
+		{path: "/article.zst", wantType: "text/html", contains: []string{"Webgate fetches pages safely", "café"}},
+		{path: "/article.zz", wantType: "text/html", contains: []string{"Webgate fetches pages safely"}},
+		{path: "/truncated.br", wantErr: ErrBadContent},
+		{path: "/truncated.zst", wantErr: ErrBadContent},
+		{path: "/stacked", wantErr: ErrBadContent, contains: []string{`"gzip, br"`}},
+		{path: "/bad-bytes", wantType: "text/plain", contains: []string{"ok ", " end", "\uFFFD"}},
 		{path: "/stale-meta", contains: []string{"café"}, absent: []string{"cafÃ©"}},
 		{path: "/latin1", wantType: "text/plain", contains: []string{"café crème"}},
 		{path: "/bad-charset", contains: []string{"café"}},
@@ -125,6 +148,9 @@ func TestFetchContent(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("Fetch() error = %v", err)
+			}
+			if !utf8.ValidString(res.Content) {
+				t.Errorf("content is not valid UTF-8: %q", res.Content)
 			}
 			if tt.wantType != "" && res.ContentType != tt.wantType {
 				t.Errorf("ContentType = %q, want %q", res.ContentType, tt.wantType)
@@ -174,7 +200,7 @@ func TestFetchSendsHonestHeaders(t *testing.T) {
 	if _, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/page"}); err != nil {
 		t.Fatal(err)
 	}
-	if ua != "webgate-test/1.0 (+https://example.org)" || accept != acceptHeader || ae != "gzip, deflate" {
+	if ua != "webgate-test/1.0 (+https://example.org)" || accept != acceptHeader || ae != "gzip, deflate, br, zstd" {
 		t.Errorf("headers: ua %q accept %q accept-encoding %q", ua, accept, ae)
 	}
 }
@@ -230,4 +256,144 @@ func TestResultJSON(t *testing.T) {
 	if strings.Contains(string(b), "secret") || strings.Contains(string(b), "cached") {
 		t.Errorf("Body or Cached serialised: %s", b)
 	}
+}
+
+// negotiate picks the offer the Accept header rates highest, as a server
+// doing content negotiation would (ties go to the first offer).
+func negotiate(accept string, offers ...string) string {
+	best, bestQ := "", -1.0
+	for _, offer := range offers {
+		q := 0.0
+		for part := range strings.SplitSeq(accept, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || (mt != offer && mt != "*/*" && mt != strings.Split(offer, "/")[0]+"/*") {
+				continue
+			}
+			pq := 1.0
+			if v, ok := params["q"]; ok {
+				pq, _ = strconv.ParseFloat(v, 64)
+			}
+			q = max(q, pq)
+		}
+		if q > bestQ {
+			best, bestQ = offer, q
+		}
+	}
+	return best
+}
+
+// TestFetchNegotiatesMarkdown serves one URL as HTML or Markdown by the
+// Accept header, as sites that serve Markdown to agents do: our Accept
+// header gets the Markdown, a browser-like one the HTML.
+func TestFetchNegotiatesMarkdown(t *testing.T) {
+	if got := negotiate("text/html, */*;q=0.8", "text/html", "text/markdown"); got != "text/html" {
+		t.Fatalf("negotiate helper picked %s for a browser", got)
+	}
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Vary", "Accept")
+		if negotiate(r.Header.Get("Accept"), "text/html", "text/markdown") == "text/markdown" {
+			w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+			_, _ = w.Write([]byte("# The Test Article\n\nServed as **Markdown** by negotiation.\n"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(articleHTML))
+	}))
+	res, err := newTestFetcher(t, nil).Fetch(context.Background(), Request{URL: srv.URL + "/article"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ContentType != "text/markdown" || res.Content != "# The Test Article\n\nServed as **Markdown** by negotiation.\n" || res.Title != "The Test Article" {
+		t.Errorf("got %s %q title %q", res.ContentType, res.Content, res.Title)
+	}
+}
+
+// TestFetchDefaultUserAgent checks the honest default user agent and its
+// robots.txt product token.
+func TestFetchDefaultUserAgent(t *testing.T) {
+	var mu sync.Mutex
+	uas := map[string]string{}
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		uas[r.URL.Path] = r.UserAgent()
+		mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			_, _ = w.Write([]byte("User-agent: webgate\nDisallow: /no\n"))
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	}))
+	f := newTestFetcher(t, nil)
+	if _, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/yes"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/no"})
+	wantSentinel(t, err, ErrRobots)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range []string{"/robots.txt", "/yes"} {
+		if uas[p] != config.DefaultUserAgent || !strings.HasPrefix(uas[p], "webgate/") || !strings.Contains(uas[p], "+https://") {
+			t.Errorf("%s: user agent %q", p, uas[p])
+		}
+	}
+}
+
+// TestFetchMetadata checks that the page's metadata (title, author,
+// published date, language, canonical URL) comes through the fetcher, with
+// a relative canonical URL resolved against the final URL.
+func TestFetchMetadata(t *testing.T) {
+	page := strings.Replace(articleHTML, "<title>", `<meta name="author" content="Ada Writer">
+<meta property="article:published_time" content="2024-03-05T10:00:00Z">
+<link rel="canonical" href="/articles/test"><title>`, 1)
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new?utm=x", http.StatusMovedPermanently)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	res, err := newTestFetcher(t, nil).Fetch(context.Background(), Request{URL: srv.URL + "/old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Metadata
+	if m.Title != "The Test Article" || m.Author != "Ada Writer" || m.Language != "en" ||
+		m.CanonicalURL != srv.URL+"/articles/test" || !m.Published.Equal(time.Date(2024, 3, 5, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("metadata = %+v", m)
+	}
+	if res.Title != m.Title || res.FinalURL != srv.URL+"/new?utm=x" {
+		t.Errorf("title %q final %q", res.Title, res.FinalURL)
+	}
+}
+
+// TestFetchPDFParserPanic serves a PDF whose object table points at the
+// wrong object, which makes the parser panic: the fetch fails with a clear
+// bad_content error and the process lives on.
+func TestFetchPDFParserPanic(t *testing.T) {
+	bad := bytes.Replace(makePDF("T", "Hello"), []byte("5 0 obj"), []byte("9 0 obj"), 1)
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		_, _ = w.Write(bad)
+	}))
+	_, err := newTestFetcher(t, nil).Fetch(context.Background(), Request{URL: srv.URL + "/panic.pdf"})
+	wantSentinel(t, err, ErrBadContent)
+	if !strings.Contains(err.Error(), "pdf") {
+		t.Errorf("error %q does not say it was the PDF", err)
+	}
+}
+
+// FuzzMarkdownAlternate checks the <link rel=alternate> scan on any page:
+// it never panics and only ever proposes an http(s) URL.
+func FuzzMarkdownAlternate(f *testing.F) {
+	f.Add([]byte(`<head><link rel="alternate" type="text/markdown" href="/a.md"></head>`))
+	f.Add([]byte(`<link rel="ALTERNATE stylesheet" type="text/markdown; charset=utf-8" href="javascript:x">`))
+	f.Add([]byte(`<link rel=alternate type=text/markdown href="//other.example/x.md"><body>`))
+	base, _ := url.Parse("https://example.com/docs/page")
+	f.Fuzz(func(t *testing.T, body []byte) {
+		u := markdownAlternate(body, base)
+		if u != nil && u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("proposed %s", u)
+		}
+	})
 }

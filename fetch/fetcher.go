@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/extract"
 )
@@ -45,7 +47,7 @@ type Fetcher struct {
 	transport *http.Transport
 	hosts     *hostLimiter
 	robots    *robotsChecker
-	cache     *cache.Local[*Result]
+	cache     cache.Cache[*Result]
 
 	mu      sync.Mutex
 	flights map[string]*flight // fetches in progress, by cache key
@@ -55,6 +57,14 @@ type Fetcher struct {
 	// on for every other address, which is how redirects to private
 	// addresses are exercised without a real public host.
 	allowDial func(netip.AddrPort) bool
+	// onDial, when set, sees every address the policy lets through, just
+	// before the connect; an error stops the connect. Tests use it to
+	// prove which address would have been reached without sending a
+	// packet anywhere.
+	onDial func(netip.AddrPort) error
+	// extracting bounds the HTML under extraction at once, in bytes (see
+	// extractBudget).
+	extracting *semaphore.Weighted
 	// extractHTML is extract.Extract; a field so tests can observe calls.
 	extractHTML func(ctx context.Context, body []byte, opts extract.Options) (*extract.Document, error)
 	now         func() time.Time
@@ -72,12 +82,16 @@ func New(opts Options) (*Fetcher, error) {
 		opts:        opts,
 		log:         opts.Logger,
 		hosts:       newHostLimiter(opts.PerHostConcurrency),
+		extracting:  semaphore.NewWeighted(extractBudget(opts.MaxBodyBytes)),
 		flights:     make(map[string]*flight),
 		extractHTML: extract.Extract,
 		now:         time.Now,
 	}
 	if opts.CacheTTL > 0 && opts.CacheSize > 0 {
 		f.cache = cache.NewLocal[*Result](opts.CacheSize)
+	}
+	if opts.Cache != nil && opts.CacheTTL > 0 {
+		f.cache = opts.Cache
 	}
 	f.transport = f.newTransport()
 	f.robots = newRobotsChecker(f)
@@ -88,20 +102,8 @@ func (f *Fetcher) newTransport() *http.Transport {
 	dialer := &net.Dialer{
 		Timeout:   10 * time.Second,
 		KeepAlive: 30 * time.Second,
-		// Control runs after DNS resolution, on the very address being
-		// connected to, so a hostname that resolves (or re-resolves, as in
-		// DNS rebinding) to a private address is refused here.
-		Control: func(network, address string, c syscall.RawConn) error {
-			if f.opts.AllowPrivateNetworks {
-				return nil
-			}
-			if f.allowDial != nil {
-				if ap, err := netip.ParseAddrPort(address); err == nil && f.allowDial(ap) {
-					return nil
-				}
-			}
-			return guardian.Safe(network, address, c)
-		},
+		Resolver:  f.opts.resolver,
+		Control:   f.control,
 	}
 	return &http.Transport{
 		// No proxy: a proxy would make the dial check meaningless (we would
@@ -121,6 +123,34 @@ func (f *Fetcher) newTransport() *http.Transport {
 		DisableCompression: true,
 	}
 }
+
+// control is the dialer's Control hook. It runs after DNS resolution, on
+// the very address a socket is about to connect to, so a hostname that
+// resolves (or re-resolves, as in DNS rebinding) to a private address is
+// refused here, whatever the URL said. Each address of a multi-address
+// name is judged on its own.
+func (f *Fetcher) control(network, address string, c syscall.RawConn) error {
+	ap, perr := netip.ParseAddrPort(address)
+	exempt := f.opts.AllowPrivateNetworks || (perr == nil && f.allowDial != nil && f.allowDial(ap))
+	if !exempt {
+		if err := guardian.Safe(network, address, c); err != nil {
+			return err
+		}
+	}
+	if f.onDial != nil && perr == nil {
+		return f.onDial(ap)
+	}
+	return nil
+}
+
+// extractBudget is how many bytes of HTML may be under extraction at once.
+// Extraction builds several DOM candidates and holds a hundred or more
+// times the page's size in memory (a 10 MiB page can take over a GiB, see
+// docs/benchmarks.md), and cannot be interrupted once started. Without a
+// budget, a burst of large pages could exhaust memory; with it they queue,
+// within their timeout, while small pages pass freely. Twice the body
+// limit lets two maximum-size pages, or many ordinary ones, run together.
+func extractBudget(maxBody int64) int64 { return 2 * maxBody }
 
 // Close releases idle connections.
 func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
@@ -146,7 +176,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Result, error) {
 
 	var full *Result
 	if f.cache != nil && !req.NoCache {
-		if c, ok := f.cache.Get(ctx, key); ok {
+		// The cache tier evicts on its own clock; checking the age here as
+		// well makes cache_ttl exact by the fetcher's clock.
+		if c, ok := f.cache.Get(ctx, key); ok && f.now().Sub(c.RetrievedAt) < f.opts.CacheTTL {
 			cp := *c
 			cp.Cached = true
 			full = &cp
@@ -174,7 +206,10 @@ type flight struct {
 	res     *Result
 	err     error
 	waiters int // guarded by Fetcher.mu
-	cancel  context.CancelFunc
+	// ctx carries the fetch's own deadline; waiters give up when it
+	// passes even if extraction, which cannot be interrupted, runs on.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // fetchShared returns a private copy of the unshaped result for key,
@@ -190,7 +225,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 	fl := f.flights[key]
 	if fl == nil {
 		fctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), f.opts.Timeout, errFetchDeadline)
-		fl = &flight{done: make(chan struct{}), cancel: cancel}
+		fl = &flight{done: make(chan struct{}), ctx: fctx, cancel: cancel}
 		f.flights[key] = fl
 		go f.runFlight(fctx, key, fl, target, format)
 	}
@@ -199,11 +234,24 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 
 	select {
 	case <-fl.done:
-		if fl.err != nil {
-			return nil, fl.err
+		return fl.result()
+	case <-fl.ctx.Done():
+		// The fetch's timeout passed. Everything but HTML extraction
+		// stops on it; extraction notices only when it returns, and the
+		// caller is not kept waiting for that. A result that lands at the
+		// same moment still counts.
+		select {
+		case <-fl.done:
+			return fl.result()
+		default:
 		}
-		cp := *fl.res
-		return &cp, nil
+		f.mu.Lock()
+		fl.waiters--
+		if f.flights[key] == fl {
+			delete(f.flights, key)
+		}
+		f.mu.Unlock()
+		return nil, ctxError(fl.ctx, where)
 	case <-ctx.Done():
 		f.mu.Lock()
 		fl.waiters--
@@ -218,6 +266,15 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 	}
 }
 
+// result is a private copy of a finished flight's outcome.
+func (fl *flight) result() (*Result, error) {
+	if fl.err != nil {
+		return nil, fl.err
+	}
+	cp := *fl.res
+	return &cp, nil
+}
+
 func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target *url.URL, format extract.Format) {
 	defer fl.cancel()
 	res, err := f.fetchPage(ctx, target, format)
@@ -226,6 +283,9 @@ func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target 
 	} else {
 		f.log.DebugContext(ctx, "fetched", "url", redactedURL(target), "final_url", res.FinalURL,
 			"status", res.Status, "content_type", res.ContentType, "bytes", len(res.Body), "content_bytes", len(res.Content))
+		if f.opts.OnDownload != nil {
+			f.opts.OnDownload(len(res.Body))
+		}
 		if f.cache != nil && len(res.Content) <= maxCachedBytes {
 			entry := res
 			if len(res.Body) > maxCachedBodyBytes {
@@ -296,7 +356,7 @@ func (f *Fetcher) download(ctx context.Context, u *url.URL, accept string) (*pag
 	if resp.ContentLength > f.opts.MaxBodyBytes {
 		return nil, fmt.Errorf("%s: %w: content-length %d exceeds %d bytes", where, ErrTooLarge, resp.ContentLength, f.opts.MaxBodyBytes)
 	}
-	body, err := readBody(resp.Body, resp.Header.Get("Content-Encoding"), f.opts.MaxBodyBytes, f.opts.MaxCompressionRatio)
+	body, err := readBody(resp.Body, contentEncoding(resp.Header), f.opts.MaxBodyBytes, f.opts.MaxCompressionRatio, resp.ContentLength)
 	if err != nil {
 		var be *bodyError
 		if errors.As(err, &be) && be.kind != nil {

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -146,4 +147,28 @@ func makePDF(title string, pages ...string) []byte {
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
 	return b.Bytes()
+}
+
+// fetchConcurrently starts one Fetch per URL at once and returns a function
+// that waits for them all and fails the test on any error.
+func fetchConcurrently(t *testing.T, f *Fetcher, urls ...string) (wait func()) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(urls))
+	for _, u := range urls {
+		wg.Go(func() {
+			_, err := f.Fetch(context.Background(), Request{URL: u})
+			errs <- err
+		})
+	}
+	return func() {
+		t.Helper()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

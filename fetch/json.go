@@ -15,15 +15,18 @@ import (
 // content_type, title, content, truncated, next_start_index); a failure
 // carries only url and error. MarshalJSON enforces that split.
 type JSONResult struct {
-	URL            string     `json:"url"`
-	FinalURL       string     `json:"final_url"`
-	Status         int        `json:"status"`
-	ContentType    string     `json:"content_type"`
-	Title          string     `json:"title"`
-	Content        string     `json:"content"`
-	Truncated      bool       `json:"truncated"`
-	NextStartIndex int        `json:"next_start_index"`
-	Error          *JSONError `json:"error,omitempty"`
+	URL            string `json:"url"`
+	FinalURL       string `json:"final_url"`
+	Status         int    `json:"status"`
+	ContentType    string `json:"content_type"`
+	Title          string `json:"title"`
+	Content        string `json:"content"`
+	Truncated      bool   `json:"truncated"`
+	NextStartIndex int    `json:"next_start_index"`
+	// Injection is Result.Injection: passages flagged as likely prompt
+	// injections, omitted when there are none.
+	Injection []InjectionFlag `json:"injection,omitempty"`
+	Error     *JSONError      `json:"error,omitempty"`
 }
 
 // JSONError describes why one URL could not be fetched. Type is a stable,
@@ -59,13 +62,20 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 	return JSONResult{
 		URL: url, FinalURL: res.FinalURL, Status: res.Status, ContentType: res.ContentType,
 		Title: res.Title, Content: res.Content, Truncated: res.Truncated, NextStartIndex: res.NextStartIndex,
+		Injection: res.Injection,
 	}
 }
 
 // ErrorType names the sentinel err wraps, for JSON error objects. The
 // names are a public contract (documented in docs/http-api.md); errors that
-// wrap no sentinel are "internal".
+// wrap no sentinel are "internal". Errors from the layers around the
+// fetcher (a policy refusal, the query guard) name themselves through an
+// ErrorType method.
 func ErrorType(err error) string {
+	var named interface{ ErrorType() string }
+	if errors.As(err, &named) {
+		return named.ErrorType()
+	}
 	for _, k := range errorTypes {
 		if errors.Is(err, k.err) {
 			return k.name

@@ -3,8 +3,10 @@ package fetch
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"time"
 
+	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/config"
 )
 
@@ -38,12 +40,26 @@ type Options struct {
 	// CacheSize is the maximum number of cached pages (1000); negative
 	// disables the cache.
 	CacheSize int
+	// Cache, when set, replaces the built-in in-process page cache, for
+	// example with a cache.Tiered whose second tier is shared through
+	// Redis. CacheTTL still sets entries' lifetime (a negative CacheTTL
+	// still disables caching); CacheSize is then the given cache's
+	// business.
+	Cache cache.Cache[*Result]
+	// OnDownload, when set, is told the size of every page body the
+	// fetcher downloaded (after decompression), for metrics. Cache hits
+	// and callers who joined an identical fetch in flight add nothing.
+	OnDownload func(bytes int)
 	// PDFTimeout bounds PDF text extraction (10s).
 	PDFTimeout time.Duration
 	// RobotsCacheTTL is how long a site's robots.txt is reused (1h).
 	RobotsCacheTTL time.Duration
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
+
+	// resolver replaces the system resolver; tests point it at a fake DNS
+	// server so names can resolve to any address without the internet.
+	resolver *net.Resolver
 }
 
 // OptionsFromConfig copies the fetch section of the configuration. The

@@ -178,6 +178,63 @@ func TestFetchCache(t *testing.T) {
 	})
 }
 
+// fakeClock is a settable clock for the fetcher's f.now.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// TestFetchCacheTTL checks the default lifetime of a cached page, 15
+// minutes, on a fake clock: reused just before, fetched again at 15m.
+func TestFetchCacheTTL(t *testing.T) {
+	srv, c := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("page"))
+	}))
+	f := newTestFetcher(t, nil)
+	if f.opts.CacheTTL != 15*time.Minute {
+		t.Fatalf("default cache TTL %s, want 15m", f.opts.CacheTTL)
+	}
+	clock := &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f.now = clock.Now
+	ctx := context.Background()
+	u := srv.URL + "/p"
+	steps := []struct {
+		advance    time.Duration
+		wantCached bool
+	}{
+		{0, false},
+		{time.Minute, true},
+		{13*time.Minute + 59*time.Second, true}, // 14m59s after the fetch
+		{time.Second, false},                    // 15m: stale, fetched again
+		{14 * time.Minute, true},                // fresh from the second fetch
+	}
+	for i, st := range steps {
+		clock.Advance(st.advance)
+		r, err := f.Fetch(ctx, Request{URL: u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cached != st.wantCached {
+			t.Fatalf("step %d: cached = %v, want %v", i, r.Cached, st.wantCached)
+		}
+	}
+	if n := c.get("/p"); n != 2 {
+		t.Errorf("fetched %d times, want 2", n)
+	}
+}
+
 func TestFetchMarkdownAlternate(t *testing.T) {
 	page := func(href string) string {
 		return strings.Replace(articleHTML, "<title>", `<link rel="alternate" type="text/markdown" href="`+href+`"><title>`, 1)
@@ -273,26 +330,17 @@ func TestHostLimiter(t *testing.T) {
 	}
 	maxSeen.Store(0)
 
-	var wg sync.WaitGroup
-	errs := make(chan error, 5)
+	var urls []string
 	for i := range 5 {
-		wg.Go(func() {
-			_, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/p" + string(rune('a'+i))})
-			errs <- err
-		})
+		urls = append(urls, srv.URL+"/p"+string(rune('a'+i)))
 	}
+	wait := fetchConcurrently(t, f, urls...)
 	// Let every request through, one at a time, as each arrives.
 	for range 5 {
 		<-arrived
 		release <- struct{}{}
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	wait()
 	if m := maxSeen.Load(); m > limit {
 		t.Errorf("%d requests in flight at once, limit %d", m, limit)
 	}
@@ -337,5 +385,48 @@ func TestFetchSlowRobots(t *testing.T) {
 	}
 	if r.Content != "page" {
 		t.Errorf("content %q", r.Content)
+	}
+}
+
+// TestFetchBlobRewrite follows a GitHub and a GitLab "blob" page to the raw
+// file end to end: the code hosts' names resolve to a loopback server
+// through the fake DNS server, which sees the raw paths.
+func TestFetchBlobRewrite(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Host+r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("# Raw file\n\nfunc main() {}\n"))
+	}))
+	dns := newFakeDNS(t)
+	lo := netip.MustParseAddr("127.0.0.1")
+	for _, h := range []string{"github.com", "raw.githubusercontent.com", "gitlab.webgate.test"} {
+		dns.set(h, lo)
+	}
+	f := newTestFetcher(t, func(o *Options) { o.resolver = dns.resolver(); o.IgnoreRobots = true })
+	port := mustPort(t, srv.URL)
+	tests := []struct{ in, final, path string }{
+		{"http://github.com:" + port + "/o/r/blob/main/cmd/main.go", "http://raw.githubusercontent.com:" + port + "/o/r/main/cmd/main.go", "raw.githubusercontent.com:" + port + "/o/r/main/cmd/main.go"},
+		{"http://gitlab.webgate.test:" + port + "/g/p/-/blob/v1/README.md", "http://gitlab.webgate.test:" + port + "/g/p/-/raw/v1/README.md", "gitlab.webgate.test:" + port + "/g/p/-/raw/v1/README.md"},
+	}
+	for _, tt := range tests {
+		mu.Lock()
+		seen = nil
+		mu.Unlock()
+		res, err := f.Fetch(context.Background(), Request{URL: tt.in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.URL != tt.in || res.FinalURL != tt.final || !strings.Contains(res.Content, "func main() {}") {
+			t.Errorf("url %q final %q content %q", res.URL, res.FinalURL, res.Content)
+		}
+		mu.Lock()
+		if len(seen) != 1 || seen[0] != tt.path {
+			t.Errorf("server saw %v, want [%s]", seen, tt.path)
+		}
+		mu.Unlock()
 	}
 }

@@ -149,7 +149,7 @@ func (r *robotsChecker) fetch(ctx context.Context, origin string) (_ *robotstxt.
 	}
 	defer release()
 	defer resp.Body.Close()
-	body, err := readBody(resp.Body, resp.Header.Get("Content-Encoding"), maxRobotsBytes, r.f.opts.MaxCompressionRatio)
+	body, err := readBody(resp.Body, contentEncoding(resp.Header), maxRobotsBytes, r.f.opts.MaxCompressionRatio, resp.ContentLength)
 	if err != nil {
 		var be *bodyError
 		if errors.As(err, &be) && errors.Is(be.kind, ErrTooLarge) {

@@ -16,6 +16,10 @@ import (
 
 func TestFetchLimits(t *testing.T) {
 	chunk := []byte(strings.Repeat("<p>filler text</p>\n", 3277)) // ~64 KiB
+	bombs := map[string][]byte{}
+	for _, c := range codings {
+		bombs[c] = encodeAs(t, c, bytes.Repeat([]byte("<p>x</p>\n"), (8<<20)/9))
+	}
 	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/huge":
@@ -31,10 +35,12 @@ func TestFetchLimits(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Header().Set("Content-Length", strconv.Itoa(50<<20))
 			_, _ = w.Write(chunk)
-		case "/bomb":
-			w.Header().Set("Content-Type", "text/html")
-			w.Header().Set("Content-Encoding", "gzip")
-			_, _ = w.Write(gzipBytes(t, make([]byte, 8<<20)))
+		case "/bomb/gzip", "/bomb/deflate", "/bomb/br", "/bomb/zstd":
+			// 8 MiB of HTML: a few KiB on the wire in every coding.
+			coding := strings.TrimPrefix(r.URL.Path, "/bomb/")
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("Content-Encoding", coding)
+			_, _ = w.Write(bombs[coding])
 		case "/drip":
 			// Headers at once, then a byte now and then: only the overall
 			// deadline can stop this.
@@ -69,8 +75,18 @@ func TestFetchLimits(t *testing.T) {
 	}{
 		{"/huge", nil, ErrTooLarge},
 		{"/declared-huge", nil, ErrTooLarge},
-		{"/bomb", func(o *Options) { o.MaxBodyBytes = 64 << 20 }, ErrTooLarge},
-		{"/bomb", nil, ErrTooLarge},
+		// The ratio guard alone (the limit would allow 8 MiB), then with
+		// the default 10 MiB limit too.
+		{"/bomb/gzip", func(o *Options) { o.MaxBodyBytes = 64 << 20 }, ErrTooLarge},
+		{"/bomb/deflate", func(o *Options) { o.MaxBodyBytes = 64 << 20 }, ErrTooLarge},
+		{"/bomb/br", func(o *Options) { o.MaxBodyBytes = 64 << 20 }, ErrTooLarge},
+		{"/bomb/zstd", func(o *Options) { o.MaxBodyBytes = 64 << 20 }, ErrTooLarge},
+		{"/bomb/gzip", nil, ErrTooLarge},
+		{"/bomb/br", nil, ErrTooLarge},
+		{"/bomb/zstd", nil, ErrTooLarge},
+		// A larger configured ratio lets the same body through the guard
+		// but not past the body limit.
+		{"/bomb/zstd", func(o *Options) { o.MaxBodyBytes = 4 << 20; o.MaxCompressionRatio = 1 << 20 }, ErrTooLarge},
 		{"/drip", func(o *Options) { o.Timeout = 300 * time.Millisecond }, ErrTimeout},
 		{"/slow-headers", func(o *Options) { o.Timeout = 300 * time.Millisecond }, ErrTimeout},
 		{"/hang.pdf", func(o *Options) { o.PDFTimeout = time.Second }, ErrBadContent},
@@ -81,6 +97,19 @@ func TestFetchLimits(t *testing.T) {
 			_, err := f.Fetch(context.Background(), Request{URL: srv.URL + tt.path})
 			wantSentinel(t, err, tt.want)
 		})
+	}
+	// The bomb is fine when the limits allow it: the guard is a limit, not
+	// a refusal of compression.
+	f := newTestFetcher(t, func(o *Options) {
+		o.MaxBodyBytes = 16 << 20
+		o.MaxCompressionRatio = 1 << 20
+		o.Timeout = 5 * time.Minute
+	})
+	for _, c := range codings {
+		res, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/bomb/" + c, Format: "raw"})
+		if err != nil || len(res.Body) != (8<<20)/9*9 {
+			t.Errorf("%s within limits: %v", c, err)
+		}
 	}
 }
 

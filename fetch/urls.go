@@ -248,12 +248,15 @@ func validHostname(h string) bool {
 // the document the agent wants, without the site chrome around it.
 func rewriteURL(u *url.URL) *url.URL {
 	switch {
-	case u.Host == "github.com" || u.Host == "www.github.com":
+	case u.Hostname() == "github.com" || u.Hostname() == "www.github.com":
 		// /owner/repo/blob/ref/path...
 		parts := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 5)
 		if len(parts) == 5 && parts[2] == "blob" && parts[0] != "" && parts[1] != "" && parts[3] != "" && parts[4] != "" {
 			r := *u
 			r.Host = "raw.githubusercontent.com"
+			if p := u.Port(); p != "" {
+				r.Host += ":" + p
+			}
 			r.Path = "/" + parts[0] + "/" + parts[1] + "/" + parts[3] + "/" + parts[4]
 			r.RawPath = ""
 			r.RawQuery = ""

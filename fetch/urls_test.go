@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"errors"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -146,6 +147,10 @@ func TestRewriteURL(t *testing.T) {
 		{"https://gitlab.com/g/sub/p/-/blob/main/doc/x.md", "https://gitlab.com/g/sub/p/-/raw/main/doc/x.md"},
 		{"https://git.example.org/g/p/-/blob/dev/a.txt?ref_type=heads", "https://git.example.org/g/p/-/raw/dev/a.txt"},
 		{"https://example.com/blob/x", "https://example.com/blob/x"},
+		{"https://www.github.com/o/r/blob/main/a.go", "https://raw.githubusercontent.com/o/r/main/a.go"},
+		{"https://github.com:8443/o/r/blob/main/a.go", "https://raw.githubusercontent.com:8443/o/r/main/a.go"},
+		{"https://github.com/o/r/raw/main/a.go", "https://github.com/o/r/raw/main/a.go"},
+		{"https://notgithub.com/o/r/blob/main/a.go", "https://notgithub.com/o/r/blob/main/a.go"},
 	}
 	for _, tt := range tests {
 		u, err := url.Parse(tt.in)
@@ -167,6 +172,8 @@ func FuzzCheckURL(f *testing.F) {
 		"https://example.com/", "http://2130706433/", "http://0x7f.1/", "http://[::ffff:127.0.0.1]/",
 		"http://[fe80::1%25eth0]/", "https://a:b@c/", "HTTP://EXAMPLE.COM:80", "http://1.2.3.4.5/",
 		"http://example.com./%zz", "javascript:alert(1)", "http://xn--bcher-kva.example/?q=1#f",
+		"http://0177.0.0.1/", "http://127.1/", "http://[64:ff9b::7f00:1]/", "http://169.254.43518/", "http://0xa9fea9fe/",
+		"http://[::ffff:a9fe:a9fe]:80/", "http://1.1.1.1/", "http://[2606:4700::1]/",
 	} {
 		f.Add(s)
 	}
@@ -204,6 +211,16 @@ func FuzzCheckURL(f *testing.F) {
 		}
 		if rw := rewriteURL(u); rw.Scheme != u.Scheme {
 			t.Fatalf("rewrite changed scheme")
+		}
+		// No accepted host is an address in a blocked range, however it
+		// was spelled: numeric forms come out canonical, so a dotted quad
+		// or bracketed IPv6 here is the address the dialer would use.
+		if a, err := netip.ParseAddr(u.Hostname()); err == nil {
+			if guardian.SafeAddr(a) != nil {
+				t.Fatalf("accepted blocked address %s from %q", a, raw)
+			}
+		} else if _, isIP, _ := parseIPv4Host(u.Hostname()); isIP {
+			t.Fatalf("accepted a non-canonical numeric host %q", u.Hostname())
 		}
 	})
 }

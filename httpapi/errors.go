@@ -3,9 +3,12 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/search"
 )
 
@@ -20,17 +23,37 @@ var errTooLarge = errors.New("request body too large")
 // writeErr is the one place where the API maps errors to HTTP statuses and
 // error types.
 //
-//	400 invalid_request   bad parameters or body, or a query a provider rejected
-//	413 request_too_large body over server.max_request_bytes
-//	429 rate_limited      every provider is rate limiting (with Retry-After)
-//	499 -                 client went away (nothing is written)
-//	502 provider_error    every provider failed (auth, quota, blocked, 5xx)
-//	503 no_providers      no provider configured or all breakers open
-//	504 timeout           the search deadline passed
+//	400 invalid_request      bad parameters or body, or a query a provider rejected
+//	400 secret_detected      the query guard found a secret in the query or URL
+//	401 authentication_error missing or invalid API key (WWW-Authenticate: Bearer)
+//	403 surface_not_allowed  the key may not use the JSON API
+//	403 tool_not_allowed     the key may not search (or fetch)
+//	403 domain_not_allowed   the request's domains are outside the key's
+//	413 request_too_large    body over server.max_request_bytes
+//	429 rate_limited         the key's rate limit, or every provider's (with Retry-After)
+//	429 budget_exhausted     the key's daily search budget (Retry-After: until midnight UTC)
+//	499 -                    client went away (nothing is written)
+//	502 provider_error       every provider failed (auth, quota, blocked, 5xx)
+//	503 no_providers         no provider configured or all breakers open
+//	504 timeout              the search deadline passed
 func (a *API) writeErr(w http.ResponseWriter, r *http.Request, err error) {
 	var br *badRequest
 	var mbe *http.MaxBytesError
+	var denial *policy.Denial
 	switch {
+	case errors.As(err, &denial):
+		status := http.StatusForbidden
+		typ := denial.ErrorType()
+		switch {
+		case errors.Is(err, policy.ErrNoKey), errors.Is(err, policy.ErrBadKey):
+			status, typ = http.StatusUnauthorized, "authentication_error"
+			w.Header().Set("WWW-Authenticate", `Bearer realm="webgate"`)
+		case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+			status = http.StatusTooManyRequests
+		}
+		writeError(w, status, typ, denial.Msg, max(denial.RetryAfter, 0))
+	case errors.Is(err, guard.ErrSecret):
+		writeError(w, http.StatusBadRequest, "secret_detected", err.Error(), 0)
 	case errors.As(err, &br):
 		writeError(w, http.StatusBadRequest, "invalid_request", br.msg, 0)
 	case errors.As(err, &mbe), errors.Is(err, errTooLarge):
@@ -62,4 +85,11 @@ func onlyRateLimited(err error) bool {
 	return errors.Is(err, search.ErrRateLimited) &&
 		!errors.Is(err, search.ErrAuth) && !errors.Is(err, search.ErrQuota) &&
 		!errors.Is(err, search.ErrBlocked) && !errors.Is(err, search.ErrUnavailable)
+}
+
+// WriteErr writes err (typically a policy refusal raised before the API
+// runs, by the server's authentication) exactly as the API's own handlers
+// would.
+func WriteErr(w http.ResponseWriter, r *http.Request, err error) {
+	(&API{log: slog.New(slog.DiscardHandler)}).writeErr(w, r, err)
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/webgate/webgate/extract"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 )
 
 // FetchRequest is the body of POST /v1/fetch.
@@ -64,6 +67,7 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 	// must not hide nine good pages. The request fails only if the client
 	// leaves.
 	out := FetchResponse{Results: make([]fetch.JSONResult, len(urls))}
+	errs := make([]error, len(urls))
 	sem := make(chan struct{}, a.opts.FetchConcurrency)
 	var wg sync.WaitGroup
 	for i, u := range urls {
@@ -76,7 +80,7 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			res, err := a.opts.Fetcher.Fetch(r.Context(), fetch.Request{URL: strings.TrimSpace(u), Format: format, MaxLength: fr.MaxLength, StartIndex: fr.StartIndex})
-			out.Results[i] = fetch.NewJSONResult(u, res, err)
+			out.Results[i], errs[i] = fetch.NewJSONResult(u, res, err), err
 		})
 	}
 	wg.Wait()
@@ -84,5 +88,22 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 		a.writeErr(w, r, err)
 		return
 	}
+	if err := refusedWhole(errs); err != nil {
+		// Every URL was refused by the key's policy or the guard: that
+		// is the request's answer, not a list of per-page failures.
+		a.writeErr(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// refusedWhole returns the first error when every URL failed because of
+// a policy refusal or the query guard, and nil otherwise.
+func refusedWhole(errs []error) error {
+	for _, err := range errs {
+		if err == nil || !policy.IsDenial(err) && !errors.Is(err, guard.ErrSecret) {
+			return nil
+		}
+	}
+	return errs[0]
 }

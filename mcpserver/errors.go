@@ -2,11 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
+	"strconv"
 
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/search"
 )
 
@@ -15,6 +20,9 @@ import (
 
 // searchErrorText explains a failed search.
 func searchErrorText(err error) string {
+	if text, ok := refusalText("web_search", err); ok {
+		return text
+	}
 	switch {
 	case errors.Is(err, search.ErrInvalidQuery):
 		return fmt.Sprintf("web_search rejected the query: %v. Fix the arguments and call web_search again.", err)
@@ -42,9 +50,34 @@ func onlyRateLimited(err error) bool {
 		!errors.Is(err, search.ErrBlocked) && !errors.Is(err, search.ErrUnavailable)
 }
 
+// refusalText explains a refusal by the key's policy or the query guard,
+// which no retry fixes except waiting out a limit.
+func refusalText(tool string, err error) (string, bool) {
+	var d *policy.Denial
+	switch {
+	case errors.As(err, &d) && (errors.Is(err, policy.ErrRateLimited) || errors.Is(err, policy.ErrBudget)):
+		return fmt.Sprintf("%s was refused: %s. Wait %d seconds before calling %s again; meanwhile answer from what you already have.",
+			tool, d.Msg, int(math.Ceil(d.RetryAfter.Seconds())), tool), true
+	case errors.As(err, &d):
+		return fmt.Sprintf("%s was refused by the gateway's policy for this API key: %s. Retrying will not help; tell the user if the task needs it.", tool, d.Msg), true
+	case errors.Is(err, guard.ErrSecret):
+		return fmt.Sprintf("%s was blocked: %v. Never put credentials, tokens or internal host names in web searches or URLs.", tool, err), true
+	}
+	return "", false
+}
+
 // fetchHint is the advice appended to a failed fetch, by error type.
 func fetchHint(err error) string {
 	var se *fetch.StatusError
+	if _, ok := refusalText("web_fetch", err); ok {
+		switch fetch.ErrorType(err) {
+		case "rate_limited", "budget_exhausted":
+			return fmt.Sprintf("This API key's rate limit is used up; wait %d seconds before fetching again.", int(math.Ceil(policy.RetryAfterOf(err).Seconds())))
+		case "secret_detected":
+			return "Never put credentials, tokens or internal host names in URLs."
+		}
+		return "The gateway's policy for this API key does not allow this; retrying will not help."
+	}
 	switch fetch.ErrorType(err) {
 	case "invalid_url", "url_too_long":
 		return "Pass a complete http:// or https:// URL."
@@ -80,4 +113,35 @@ func fetchHint(err error) string {
 		return "The request was cancelled."
 	}
 	return "Try another source."
+}
+
+// WriteHTTPError answers an MCP request over HTTP that was refused before
+// reaching the MCP server (a missing or invalid key, a key not allowed on
+// MCP, or over its rate limit), the way MCP clients expect from a
+// protected resource (RFC 6750, as the official SDKs do): a status, a
+// WWW-Authenticate challenge on 401 and 403, and an OAuth-style JSON
+// error body.
+func WriteHTTPError(w http.ResponseWriter, _ *http.Request, err error) {
+	status, code := http.StatusForbidden, "insufficient_scope"
+	var d *policy.Denial
+	msg := err.Error()
+	if errors.As(err, &d) {
+		msg = d.Msg
+	}
+	switch {
+	case errors.Is(err, policy.ErrNoKey), errors.Is(err, policy.ErrBadKey):
+		status, code = http.StatusUnauthorized, "invalid_token"
+	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+		status, code = http.StatusTooManyRequests, "rate_limited"
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(policy.RetryAfterOf(err).Seconds()))))
+	case !policy.IsDenial(err):
+		status, code = http.StatusInternalServerError, "server_error"
+	}
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="webgate", error=%q, error_description=%q`, code, msg))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": msg})
 }

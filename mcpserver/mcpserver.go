@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/search"
 )
 
@@ -59,6 +60,9 @@ type Options struct {
 	// ContentResults is how many top results include_content fetches
 	// (default 3).
 	ContentResults int
+	// Untrusted marks web content in tool results as untrusted; the zero
+	// value marks it (guard.content.mark_untrusted).
+	Untrusted guard.Wrapper
 	// Version is reported to clients in serverInfo.
 	Version string
 	// Logger receives debug logs; nil discards. Over stdio it must not

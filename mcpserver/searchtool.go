@@ -11,6 +11,7 @@ import (
 
 	"github.com/webgate/webgate/extract"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/search"
 )
 
@@ -118,7 +119,7 @@ func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if args.IncludeContent && len(out.Results) > 0 {
 		t.enrich(ctx, &out, prog)
 	}
-	text := capText(renderSearch(&out), t.opts.MaxOutputChars)
+	text := capText(renderSearch(&out, t.opts.Untrusted), t.opts.MaxOutputChars)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
 }
 
@@ -128,7 +129,7 @@ func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 func (t *tools) enrich(ctx context.Context, out *SearchOutput, prog *progress) {
 	n := min(t.opts.ContentResults, len(out.Results))
 	// What the listing itself takes, plus room for per-page notes.
-	budget := (t.opts.MaxOutputChars - runeLen(renderSearch(out)) - 300*n) / n
+	budget := (t.opts.MaxOutputChars - runeLen(renderSearch(out, t.opts.Untrusted)) - 300*n) / n
 	if budget < 500 {
 		return // not enough room to be useful; snippets will have to do
 	}
@@ -169,32 +170,47 @@ func (t *tools) enrich(ctx context.Context, out *SearchOutput, prog *progress) {
 }
 
 // renderSearch formats results as a numbered Markdown list for the model.
-func renderSearch(out *SearchOutput) string {
+// Titles, snippets and page content come from the web, so the list sits
+// between untrusted-content boundaries (see guard.Wrapper).
+func renderSearch(out *SearchOutput, w guard.Wrapper) string {
 	var b strings.Builder
 	if len(out.Results) == 0 {
 		fmt.Fprintf(&b, "No results for %q (provider: %s). Try broader or different words, or remove domain and freshness filters.", out.Query, out.Provider)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Search results for %q (provider: %s):\n", out.Query, out.Provider)
-	for i, r := range out.Results {
-		fmt.Fprintf(&b, "\n%d. %s\n   URL: %s\n", i+1, r.Title, r.URL)
-		if r.Published != "" {
-			fmt.Fprintf(&b, "   Published: %s\n", r.Published)
-		}
-		if r.Snippet != "" {
-			fmt.Fprintf(&b, "   %s\n", r.Snippet)
-		}
-		switch {
-		case r.Content != "":
-			fmt.Fprintf(&b, "\n   --- Content of result %d ---\n%s\n", i+1, r.Content)
-			if r.ContentTruncated {
-				fmt.Fprintf(&b, "   [Content truncated. Call web_fetch with url=%q and start_index=%d to read on.]\n", r.URL, r.NextStartIndex)
-			}
-			fmt.Fprintf(&b, "   --- End of result %d ---\n", i+1)
-		case r.ContentError != "":
-			fmt.Fprintf(&b, "   [Content not included: %s. Call web_fetch with this URL to try again.]\n", r.ContentError)
-		}
+	var list strings.Builder
+	renderResults(&list, out)
+	if w.Off {
+		b.WriteString(list.String())
+	} else {
+		b.WriteString("\n")
+		b.WriteString(w.Wrap("search results", "", strings.TrimPrefix(list.String(), "\n")))
+		b.WriteString("\n")
 	}
 	b.WriteString("\nUse web_fetch to read a result in full. Cite the URLs you use.")
 	return b.String()
+}
+
+// renderResults writes the numbered results.
+func renderResults(b *strings.Builder, out *SearchOutput) {
+	for i, r := range out.Results {
+		fmt.Fprintf(b, "\n%d. %s\n   URL: %s\n", i+1, r.Title, r.URL)
+		if r.Published != "" {
+			fmt.Fprintf(b, "   Published: %s\n", r.Published)
+		}
+		if r.Snippet != "" {
+			fmt.Fprintf(b, "   %s\n", r.Snippet)
+		}
+		switch {
+		case r.Content != "":
+			fmt.Fprintf(b, "\n   --- Content of result %d ---\n%s\n", i+1, r.Content)
+			if r.ContentTruncated {
+				fmt.Fprintf(b, "   [Content truncated. Call web_fetch with url=%q and start_index=%d to read on.]\n", r.URL, r.NextStartIndex)
+			}
+			fmt.Fprintf(b, "   --- End of result %d ---\n", i+1)
+		case r.ContentError != "":
+			fmt.Fprintf(b, "   [Content not included: %s. Call web_fetch with this URL to try again.]\n", r.ContentError)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 )
@@ -154,6 +155,9 @@ type composer struct {
 	sealer      *seal.Sealer
 	now         time.Time
 	maxQueryLen int
+	// untrusted marks the results and passages, which come from the web,
+	// as untrusted data for the model (guard.content.mark_untrusted).
+	untrusted guard.Wrapper
 	// scratch holds one plaintext payload at a time; Seal copies it into
 	// the token, so one buffer serves every result and citation.
 	scratch []byte
@@ -230,7 +234,7 @@ func (c *composer) citation(i int, r search.Result, cited string) (anthropic.Cit
 func (c *composer) digest(call *searchCall, o *outcome) ([]segment, error) {
 	q := call.Query
 	if o.err != nil {
-		return []segment{{text: toolErrorText(q, toolErrorCode(o.err), c.maxQueryLen)}}, nil
+		return []segment{{text: toolErrorText(q, o.err, c.maxQueryLen)}}, nil
 	}
 	if len(o.results) == 0 {
 		msg := fmt.Sprintf("No web results found for %q", q)
@@ -252,13 +256,17 @@ func (c *composer) digest(call *searchCall, o *outcome) ([]segment, error) {
 		head += " " + d
 	}
 	plain(head + ":\n")
+	begin, end := c.untrusted.Bounds("search results", "")
+	if begin != "" {
+		plain(begin + "\n")
+	}
 	for i, r := range o.results {
-		line := fmt.Sprintf("\n%d. %s\n   %s\n", i+1, resultTitle(r), r.URL)
+		line := fmt.Sprintf("\n%d. %s\n   %s\n", i+1, guard.Defuse(resultTitle(r)), r.URL)
 		if age := pageAge(r); age != "" {
 			line += "   Published: " + age + "\n"
 		}
 		plain(line)
-		snip := strings.Join(strings.Fields(r.Snippet), " ")
+		snip := guard.Defuse(strings.Join(strings.Fields(r.Snippet), " "))
 		if snip == "" {
 			continue
 		}
@@ -278,14 +286,18 @@ func (c *composer) digest(call *searchCall, o *outcome) ([]segment, error) {
 			plain("\nKey passages from the top results:\n")
 			first = false
 		}
-		plain(fmt.Sprintf("\n[%d] %s\n", i+1, resultTitle(r)))
+		plain(fmt.Sprintf("\n[%d] %s\n", i+1, guard.Defuse(resultTitle(r))))
 		for _, p := range ps {
+			p = guard.Defuse(p)
 			cite, err := c.citation(i, r, strings.TrimSuffix(p, "…"))
 			if err != nil {
 				return nil, err
 			}
 			segs = append(segs, segment{text: "> " + p + "\n", cites: []anthropic.Citation{cite}})
 		}
+	}
+	if end != "" {
+		plain("\n" + end)
 	}
 	// The digest must not end in a newline-only segment for aesthetic
 	// reasons only; trimming the final newline keeps the text tidy.

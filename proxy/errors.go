@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/search"
 )
 
@@ -34,6 +38,14 @@ var (
 // does, so the model can read the failure and decide to retry or rephrase.
 func toolErrorCode(err error) string {
 	switch {
+	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+		return anthropic.ErrCodeTooManyRequests
+	case errors.Is(err, policy.ErrDomain), errors.Is(err, guard.ErrSecret):
+		return anthropic.ErrCodeInvalidToolInput
+	case policy.IsDenial(err):
+		// Tool or surface not allowed for the key: no retry will help,
+		// and Anthropic has no closer code.
+		return anthropic.ErrCodeUnavailable
 	case errors.Is(err, errQueryTooLong):
 		return anthropic.ErrCodeQueryTooLong
 	case errors.Is(err, errMaxUsesExceeded):
@@ -60,7 +72,18 @@ func mentionsLength(err error) bool {
 }
 
 // toolErrorText is the sentence the model reads after a failed search.
-func toolErrorText(query, code string, maxQueryLen int) string {
+// Refusals by the key's policy or the query guard carry their own reason.
+func toolErrorText(query string, err error, maxQueryLen int) string {
+	code := toolErrorCode(err)
+	var d *policy.Denial
+	var se *guard.SecretError
+	switch {
+	case errors.As(err, &d):
+		return fmt.Sprintf("The web search for %q was refused (%s): %s.", query, code, d.Msg)
+	case errors.As(err, &se):
+		// The query is not repeated: it holds what looks like a secret.
+		return fmt.Sprintf("The web search was blocked (%s): %s.", code, se.Error())
+	}
 	var why string
 	switch code {
 	case anthropic.ErrCodeQueryTooLong:
@@ -83,7 +106,14 @@ func toolErrorText(query, code string, maxQueryLen int) string {
 // rewritten and pass through with their own status and body.
 func apiError(err error) (int, anthropic.ErrorResponse) {
 	var mbe *http.MaxBytesError
+	var d *policy.Denial
 	switch {
+	case errors.Is(err, policy.ErrNoKey), errors.Is(err, policy.ErrBadKey):
+		return http.StatusUnauthorized, anthropic.NewError("authentication_error", d2msg(err))
+	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
+		return http.StatusTooManyRequests, anthropic.NewError("rate_limit_error", d2msg(err))
+	case errors.As(err, &d):
+		return http.StatusForbidden, anthropic.NewError("permission_error", d.Msg)
 	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge, anthropic.NewError("request_too_large", err.Error())
 	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest):
@@ -105,11 +135,28 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
+// d2msg is a refusal's message for the caller.
+func d2msg(err error) string {
+	var d *policy.Denial
+	if errors.As(err, &d) {
+		return d.Msg
+	}
+	return err.Error()
+}
+
+// WriteError writes err (typically a refusal by the server's
+// authentication, before the proxy runs) as an Anthropic error response,
+// with Retry-After on rate limits.
+func WriteError(w http.ResponseWriter, _ *http.Request, err error) { writeError(w, err) }
+
 // writeError writes err as an Anthropic error response.
 func writeError(w http.ResponseWriter, err error) {
 	status, body := apiError(err)
 	b, _ := anthropic.Marshal(body)
 	h := w.Header()
+	if ra := policy.RetryAfterOf(err); ra > 0 {
+		h.Set("Retry-After", strconv.Itoa(int((ra+time.Second-1)/time.Second)))
+	}
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)

@@ -226,7 +226,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
 		return
 	}
-	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength}
+	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
 	result, err := comp.resultBlock(toolID, c.Query, o)
 	var segs []segment
 	if err == nil {

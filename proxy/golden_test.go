@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/webgate/webgate/guard"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -148,7 +149,9 @@ func TestGolden(t *testing.T) {
 			if tc.edit != nil {
 				body = withBody(t, body, tc.edit)
 			}
-			opts := Options{Searcher: tc.searcher, Upstream: tc.upstream}
+			// The goldens pin the digest itself; TestDigestMarksUntrusted
+			// covers the untrusted-content boundaries.
+			opts := Options{Searcher: tc.searcher, Upstream: tc.upstream, Untrusted: guard.Wrapper{Off: true}}
 			if tc.fetcher != nil {
 				opts.Fetcher = tc.fetcher
 			}

@@ -233,12 +233,15 @@ var (
 	reMsgID    = regexp.MustCompile(`"(msg|srvtoolu)_[0-9A-Za-z]{24}"`)
 	reSealed   = regexp.MustCompile(`"(encrypted_content|encrypted_index)":"wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"`)
 	reSealedID = regexp.MustCompile(`wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+	// reNonce matches the random id of untrusted-content boundaries.
+	reNonce = regexp.MustCompile(`untrusted ([a-z ]+), id [0-9a-f]{12}`)
 )
 
 // normalize replaces random ids and sealed tokens with fixed markers so a
 // transcript can be compared with a golden file byte for byte otherwise.
 func normalize(b []byte) []byte {
 	b = reMsgID.ReplaceAll(b, []byte(`"${1}_<id>"`))
+	b = reNonce.ReplaceAll(b, []byte(`untrusted ${1}, id <nonce>`))
 	return reSealed.ReplaceAll(b, []byte(`"${1}":"<sealed>"`))
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 	upstream "github.com/webgate/webgate/upstream/anthropic"
@@ -45,21 +46,26 @@ type Options struct {
 	// Sealer encrypts encrypted_content and encrypted_index; nil builds one
 	// from Upstream.SealKeys (or an ephemeral key when there are none).
 	Sealer *seal.Sealer
+	// Untrusted marks the search results and page passages in the text
+	// the model reads as untrusted; the zero value marks them
+	// (guard.content.mark_untrusted).
+	Untrusted guard.Wrapper
 	// Logger receives request logs; nil discards.
 	Logger *slog.Logger
 }
 
 // Handler serves /v1/messages, /v1/messages/count_tokens and /v1/models.
 type Handler struct {
-	searcher search.Searcher
-	fetcher  fetch.Getter
-	up       *upstream.Client
-	sealer   *seal.Sealer
-	log      *slog.Logger
-	cfg      config.Upstream
-	ws       config.UpstreamWebSearch
-	fastPath bool
-	enrichOn bool
+	searcher  search.Searcher
+	fetcher   fetch.Getter
+	up        *upstream.Client
+	sealer    *seal.Sealer
+	log       *slog.Logger
+	cfg       config.Upstream
+	ws        config.UpstreamWebSearch
+	fastPath  bool
+	enrichOn  bool
+	untrusted guard.Wrapper
 }
 
 // New validates opts and returns a Handler.
@@ -89,6 +95,7 @@ func New(opts Options) (*Handler, error) {
 		searcher: opts.Searcher, fetcher: opts.Fetcher, up: up, sealer: s,
 		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
+		untrusted: opts.Untrusted,
 	}, nil
 }
 

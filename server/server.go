@@ -1,15 +1,13 @@
 // Package server assembles `webgate serve`: one HTTP server with the JSON
 // API (/v1/search, /v1/fetch, /openapi.json), MCP over Streamable HTTP
 // (/mcp), an optional Anthropic-compatible handler (/v1/messages,
-// /v1/models) and /healthz, behind bearer-token authentication, Origin and
-// Host checks against DNS rebinding, a concurrency cap, and graceful
-// shutdown.
+// /v1/models), /healthz, /readyz and /metrics, behind bearer-token
+// authentication, Origin and Host checks against DNS rebinding, a
+// concurrency cap, and graceful shutdown that drains streams.
 package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,6 +18,9 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/httpapi"
+	"github.com/webgate/webgate/mcpserver"
+	"github.com/webgate/webgate/policy"
+	"github.com/webgate/webgate/proxy"
 )
 
 // Options configures the server. API and MCP are required; Messages is
@@ -33,8 +34,13 @@ type Options struct {
 	// /v1/messages, /v1/messages/count_tokens and /v1/models. Mount the
 	// proxy with one line: Options{..., Messages: proxyHandler}.
 	Messages http.Handler
-	// AuthTokens, when non-empty, are the accepted bearer tokens (also
-	// accepted as x-api-key, which Anthropic clients send).
+	// Keys are the gateway API keys and their policies; nil means no
+	// authentication (loopback use). Each surface answers a missing or
+	// bad key, or a key its policy keeps off that surface, in its own
+	// error format.
+	Keys *policy.Keyring
+	// AuthTokens, when non-empty and Keys is nil, are accepted bearer
+	// tokens with no policy (the older server.auth_tokens).
 	AuthTokens []string
 	// AllowedOrigins are browser origins allowed besides loopback ones.
 	AllowedOrigins []string
@@ -43,8 +49,21 @@ type Options struct {
 	MaxBodyBytes int64
 	// MaxConcurrent caps in-flight requests (default 256).
 	MaxConcurrent int
-	// ShutdownTimeout bounds graceful shutdown (default 15s).
+	// ShutdownTimeout bounds graceful shutdown (default 15s): in-flight
+	// requests, streams included, have this long to finish before they are
+	// cancelled.
 	ShutdownTimeout time.Duration
+	// Metrics, when set, serves the Prometheus metrics at MetricsPath
+	// (default /metrics), behind authentication unless MetricsPublic.
+	Metrics       http.Handler
+	MetricsPath   string
+	MetricsPublic bool
+	// Observer, when set, sees every request (surface, status, duration)
+	// and every streamed response.
+	Observer Observer
+	// Ready, when set, adds checks to /readyz besides the server's own
+	// (not draining).
+	Ready func(ctx context.Context) []Check
 	// Logger receives access and error logs; nil discards.
 	Logger *slog.Logger
 }
@@ -52,6 +71,10 @@ type Options struct {
 // Handler returns the whole HTTP surface as one handler, for Serve and for
 // tests (httptest.NewServer(server.Handler(opts))).
 func Handler(opts Options) http.Handler {
+	return handler(opts, &state{})
+}
+
+func handler(opts Options, st *state) http.Handler {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -59,31 +82,54 @@ func Handler(opts Options) http.Handler {
 	if opts.MaxConcurrent <= 0 {
 		opts.MaxConcurrent = 256
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+	if opts.Metrics != nil && opts.MetricsPath == "" {
+		opts.MetricsPath = "/metrics"
+	}
+	// The probes answer outside the concurrency cap: an overloaded replica
+	// is alive, and says so.
+	probes := http.NewServeMux()
+	probes.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
+	probes.Handle("GET /readyz", readyz(st, opts.Ready))
+	mux := http.NewServeMux()
 	mux.Handle("/openapi.json", opts.API)
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	protected := http.NewServeMux()
+	keys := opts.Keys
+	if keys == nil && len(opts.AuthTokens) > 0 {
+		keys = policy.KeyringFromTokens(opts.AuthTokens)
+	}
+	auth := NewAuth(keys, log)
 	// The body cap covers the JSON API and MCP only: Messages requests
 	// carry whole conversations (images included) and the proxy enforces
 	// its own, larger limit (upstream.max_body_bytes).
-	protected.Handle("/v1/", limitBody(opts.MaxBodyBytes, opts.API))
-	protected.Handle("/mcp", limitBody(opts.MaxBodyBytes, opts.MCP))
+	mux.Handle("/v1/", auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, limitBody(opts.MaxBodyBytes, opts.API)))
+	mux.Handle("/mcp", auth.Wrap(policy.SurfaceMCP, mcpserver.WriteHTTPError, limitBody(opts.MaxBodyBytes, opts.MCP)))
 	if opts.Messages != nil {
+		msgs := auth.Wrap(policy.SurfaceMessages, proxy.WriteError, opts.Messages)
 		for _, p := range []string{"/v1/messages", "/v1/messages/", "/v1/models", "/v1/models/"} {
-			protected.Handle(p, opts.Messages)
+			mux.Handle(p, msgs)
 		}
 	}
-	mux.Handle("/", requireAuth(opts.AuthTokens, protected))
-	var h http.Handler = mux
-	h = limitConcurrency(opts.MaxConcurrent, h)
+	if opts.Metrics != nil {
+		if opts.MetricsPublic {
+			mux.Handle(opts.MetricsPath, opts.Metrics)
+		} else {
+			// Behind the same keys as the JSON API.
+			mux.Handle(opts.MetricsPath, auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, opts.Metrics))
+		}
+	}
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
+	}))
+	probes.Handle("/", limitConcurrency(opts.MaxConcurrent, mux))
+	var h http.Handler = probes
 	h = checkOrigin(opts.AllowedOrigins, h)
-	h = accessLog(log, h)
+	h = accessLog(log, opts.Observer, opts.MetricsPath, h)
+	h = track(st, h)
 	return h
 }
 
@@ -99,8 +145,14 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	st := &state{}
+	// Request contexts derive from base, which outlives ctx (so a signal
+	// does not cut requests short) but is cancelled when the drain
+	// deadline passes.
+	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelBase(nil)
 	srv := &http.Server{
-		Handler: Handler(opts),
+		Handler: handler(opts, st),
 		// Slow-loris protection. There is no WriteTimeout because MCP
 		// responses stream for as long as a tool call runs; each call is
 		// bounded by the search and fetch deadlines instead.
@@ -109,7 +161,7 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext:       func(net.Listener) context.Context { return base },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -118,12 +170,29 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down", "timeout", opts.ShutdownTimeout)
+	// Draining: /readyz fails from now on, the listener closes (Shutdown
+	// stops accepting at once), and in-flight requests, streams included,
+	// get ShutdownTimeout to finish. Whatever is still running then is
+	// cancelled through its context, its connection closed, and waited for
+	// briefly, so Serve returns with no handler left behind.
+	st.draining.Store(true)
+	if d, ok := opts.Observer.(interface{ SetDraining(bool) }); ok {
+		d.SetDraining(true)
+	}
+	log.Info("shutting down: draining in-flight requests", "in_flight", st.active.Load(), "timeout", opts.ShutdownTimeout)
 	sctx, cancel := context.WithTimeout(context.Background(), opts.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
+		left := st.active.Load()
+		cancelBase(errShutdown)
 		_ = srv.Close()
-		return fmt.Errorf("shutdown: %w", err)
+		if !waitInflight(st, cancelGrace) {
+			log.Error("shutdown: handlers still running after cancellation", "in_flight", st.active.Load())
+			return fmt.Errorf("shutdown: %d requests did not end within %s of being cancelled", st.active.Load(), cancelGrace)
+		}
+		log.Warn("shutdown: drain deadline passed; cancelled the requests still running", "cancelled", left)
+	} else {
+		log.Info("shutdown: drained")
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
@@ -131,45 +200,12 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	return nil
 }
 
-// requireAuth checks the bearer token (or x-api-key) when tokens are
-// configured. Tokens are compared as SHA-256 digests in constant time, so
-// neither the content nor the length of a token leaks through timing.
-func requireAuth(tokens []string, next http.Handler) http.Handler {
-	if len(tokens) == 0 {
-		return next
-	}
-	digests := make([][32]byte, len(tokens))
-	for i, t := range tokens {
-		digests[i] = sha256.Sum256([]byte(t))
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		given := r.Header.Get("x-api-key")
-		if auth := r.Header.Get("Authorization"); auth != "" {
-			scheme, tok, ok := strings.Cut(auth, " ")
-			if ok && strings.EqualFold(scheme, "Bearer") {
-				given = strings.TrimSpace(tok)
-			}
-		}
-		if given != "" {
-			d := sha256.Sum256([]byte(given))
-			match := 0
-			for i := range digests {
-				// No early exit: every token is compared on every request.
-				match |= subtle.ConstantTimeCompare(d[:], digests[i][:])
-			}
-			if match == 1 {
-				next.ServeHTTP(w, r)
-				return
-			}
-		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="webgate"`)
-		msg := "missing credentials: send Authorization: Bearer <token> (one of server.auth_tokens)"
-		if given != "" {
-			msg = "invalid token"
-		}
-		httpapi.WriteError(w, http.StatusUnauthorized, "authentication_error", msg, 0)
-	})
-}
+// errShutdown is the cause of the request contexts cancelled when the drain
+// deadline passes.
+var errShutdown = errors.New("server shutting down")
+
+// cancelGrace bounds the wait for cancelled handlers to return.
+const cancelGrace = 5 * time.Second
 
 // checkOrigin rejects browser requests from foreign origins and requests
 // whose Host is not a loopback name when the connection arrived on a
@@ -258,23 +294,31 @@ func limitConcurrency(n int, next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder captures the status for the access log. It forwards
-// Flush, which MCP's streamed responses need.
+// statusRecorder captures the status for the access log and metrics, and
+// notices streamed responses. It forwards Flush, which MCP's and the
+// proxy's streamed responses need.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	// stream, when set, is called once if the response is an event
+	// stream; it returns the function that ends the stream's count.
+	stream func() func()
+	ended  func()
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
+		if s.stream != nil && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
+			s.ended = s.stream()
+		}
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
-		s.status = http.StatusOK
+		s.WriteHeader(http.StatusOK)
 	}
 	return s.ResponseWriter.Write(b)
 }
@@ -288,15 +332,29 @@ func (s *statusRecorder) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		surface := surfaceOf(r.URL.Path, metricsPath)
 		rec := &statusRecorder{ResponseWriter: w}
+		if obs != nil {
+			rec.stream = func() func() { return obs.StreamStarted(surface) }
+		}
 		next.ServeHTTP(rec, r)
+		took := time.Since(start)
+		if rec.status == 0 {
+			rec.status = http.StatusOK // nothing written: net/http sends 200
+		}
+		if rec.ended != nil {
+			rec.ended()
+		}
+		if obs != nil {
+			obs.ObserveRequest(surface, rec.status, took)
+		}
 		// The query string is left out: it holds search queries, which
 		// are the user's business, not the operator's log's.
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
+			slog.Int("status", rec.status), slog.Duration("took", took))
 	})
 }

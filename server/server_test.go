@@ -75,7 +75,7 @@ func TestRoutesAndAuth(t *testing.T) {
 		{name: "healthz is public", path: "/healthz", status: 200, body: `{"status":"ok"}`},
 		{name: "openapi is public", path: "/openapi.json", status: 200, body: `"openapi": "3.1.0"`},
 		{name: "search needs a token", path: "/v1/search?q=go", status: 401, body: `"type":"authentication_error"`},
-		{name: "wrong token", path: "/v1/search?q=go", hdr: []string{"Authorization", "Bearer nope"}, status: 401, body: "invalid token"},
+		{name: "wrong token", path: "/v1/search?q=go", hdr: []string{"Authorization", "Bearer nope"}, status: 401, body: "invalid API key"},
 		{name: "bearer token", path: "/v1/search?q=go", hdr: []string{"Authorization", "Bearer " + token}, status: 200, body: `"provider":"fake"`},
 		{name: "second token, lower-case scheme", path: "/v1/search?q=go", hdr: []string{"Authorization", "bearer another-token-0123456789"}, status: 200},
 		{name: "x-api-key", path: "/v1/search?q=go", hdr: []string{"x-api-key", token}, status: 200},
@@ -203,13 +203,20 @@ func TestConcurrencyLimit(t *testing.T) {
 		}
 	}()
 	<-entered
-	status, body, hdr := get(t, ts.URL+"/healthz")
+	status, body, hdr := get(t, ts.URL+"/v1/other")
 	if status != 503 || hdr.Get("Retry-After") != "1" || !strings.Contains(body, "overloaded") {
 		t.Errorf("second request = %d %s (Retry-After %q)", status, body, hdr.Get("Retry-After"))
 	}
+	// The probes answer outside the cap: an overloaded replica is alive
+	// and ready.
+	for _, p := range []string{"/healthz", "/readyz"} {
+		if status, body, _ := get(t, ts.URL+p); status != 200 {
+			t.Errorf("%s while overloaded = %d %s", p, status, body)
+		}
+	}
 	close(release)
 	<-done
-	if status, _, _ := get(t, ts.URL+"/healthz"); status != 200 {
+	if status, _, _ := get(t, ts.URL+"/v1/other"); status != 200 {
 		t.Errorf("after release = %d", status)
 	}
 }

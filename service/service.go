@@ -10,10 +10,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/webgate/webgate/audit"
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/metrics"
 	"github.com/webgate/webgate/ratelimit"
+	"github.com/webgate/webgate/redisstore"
 	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/search/providers"
 )
@@ -32,6 +36,23 @@ type Service struct {
 	// the audit, policy and guard layers (see decorate).
 	Searcher search.Searcher
 	Getter   fetch.Getter
+	// Metrics counts requests, provider calls and cache lookups; it also
+	// serves /metrics and the console's in-process view.
+	Metrics *metrics.Recorder
+	// Redis is the shared tier's client; nil without redis.url.
+	Redis *redisstore.Client
+	// Guard is the guard layer; its detector also redacts audit records.
+	Guard *guard.Layer
+	// Counter counts per-key rate limits and budgets.
+	Counter ratelimit.Counter
+	// Audit is the audit log; Audit.Recent serves the console. Close the
+	// Service to flush it.
+	Audit *audit.Logger
+	// AuditSinks are extra audit sinks (the Redis stream) besides the
+	// configured file.
+	AuditSinks []audit.Sink
+
+	providerHTTP *http.Client
 }
 
 // New builds a Service from cfg. log may be nil.
@@ -44,14 +65,17 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{Config: cfg, Log: log, Providers: chain}
+	s := &Service{Config: cfg, Log: log, Providers: chain, providerHTTP: hc}
+	if err := s.startOps(); err != nil {
+		return nil, err
+	}
 	sc := cfg.Search
 	var c cache.Cache[*search.Response]
 	if sc.CacheTTL > 0 && sc.CacheSize > 0 {
 		c = cache.NewLocal[*search.Response](sc.CacheSize)
 	}
 	s.Search, err = search.NewEngine(search.Options{
-		Providers:       chain,
+		Providers:       s.instrument(chain),
 		Mode:            search.Mode(sc.Mode),
 		FanOut:          sc.FanOut,
 		MaxResults:      sc.MaxResults,
@@ -59,7 +83,7 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 		Hedge:           sc.Hedge,
 		Retries:         sc.Retries,
 		RetryBackoff:    sc.RetryBackoff,
-		Cache:           c,
+		Cache:           s.searchCache(c),
 		CacheTTL:        sc.CacheTTL,
 		BreakerFailures: sc.Breaker.Failures,
 		BreakerCooldown: sc.Breaker.Cooldown,
@@ -71,10 +95,14 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	}
 	fo := fetch.OptionsFromConfig(cfg.Fetch)
 	fo.Logger = log
+	s.fetchOptions(&fo)
 	if s.Fetch, err = fetch.New(fo); err != nil {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
-	s.decorate()
+	s.shareOps()
+	if err := s.decorate(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

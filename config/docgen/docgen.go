@@ -82,8 +82,8 @@ func Generate(dir, root string) ([]byte, error) {
 		if _, nested := structs[f.typ]; !nested {
 			continue
 		}
-		fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", f.key, oneParagraph(f.doc))
-		g.section(&b, f.key, f.typ, 0)
+		fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", f.key+f.elem, oneParagraph(f.doc))
+		g.section(&b, f.key+f.elem, f.typ, 0)
 	}
 	return b.Bytes(), nil
 }
@@ -107,6 +107,10 @@ leaves them empty: ` + "`BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPE
 
 type field struct {
 	key, typ, goType, doc string
+	// elem is how a struct nested in a list or map is addressed below
+	// the key: "[]" for list items, ".<name>" for map values, "" for a
+	// plain struct field.
+	elem string
 }
 
 type gen struct {
@@ -130,7 +134,7 @@ func (g *gen) fields(st *ast.StructType) []field {
 			txt = f.Comment.Text()
 		}
 		for range f.Names {
-			out = append(out, field{key: key, typ: typeName(f.Type), goType: yamlType(f.Type), doc: txt})
+			out = append(out, field{key: key, typ: typeName(f.Type), goType: yamlType(f.Type), doc: txt, elem: elemSuffix(f.Type)})
 		}
 	}
 	return out
@@ -159,7 +163,7 @@ func (g *gen) section(b *bytes.Buffer, prefix, typ string, depth int) {
 		if _, seen := byType[f.typ]; !seen {
 			order = append(order, f.typ)
 		}
-		byType[f.typ] = append(byType[f.typ], f.key)
+		byType[f.typ] = append(byType[f.typ], f.key+f.elem)
 	}
 	for _, t := range order {
 		keys := byType[t]
@@ -205,12 +209,29 @@ func codeList(keys []string) string {
 	return strings.Join(q, ", ")
 }
 
+// typeName is the struct type a field holds directly, through a pointer,
+// or as the element of a list or the value of a map.
 func typeName(e ast.Expr) string {
 	switch t := e.(type) {
 	case *ast.Ident:
 		return t.Name
 	case *ast.StarExpr:
 		return typeName(t.X)
+	case *ast.ArrayType:
+		return typeName(t.Elt)
+	case *ast.MapType:
+		return typeName(t.Value)
+	}
+	return ""
+}
+
+// elemSuffix addresses the struct inside a list ("[]") or map (".<name>").
+func elemSuffix(e ast.Expr) string {
+	switch e.(type) {
+	case *ast.ArrayType:
+		return "[]"
+	case *ast.MapType:
+		return ".<name>"
 	}
 	return ""
 }
