@@ -105,8 +105,10 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	if err != nil || art.Node == nil {
 		return nil
 	}
+	// art.Node lives in readability's own copy of the page.
+	removeNode(art.Node)
 	root := newDiv()
-	root.AppendChild(cloneTree(art.Node))
+	root.AppendChild(art.Node)
 	return root
 }
 
