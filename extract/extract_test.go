@@ -260,3 +260,30 @@ func parseFragment(t *testing.T, s string) *html.Node {
 	}
 	return findBody(doc)
 }
+
+// TestDeepNesting checks that pages nested deeper than html.Parse accepts
+// (512 open elements) are still extracted, from plain divs to nested
+// tables, whose implied <tbody> and <tr> deepen the parser's stack.
+func TestDeepNesting(t *testing.T) {
+	prose := strings.Repeat("Deeply nested words still reach the reader. ", 20)
+	tests := map[string]string{
+		"divs":         strings.Repeat("<div>", 3000) + "<p>" + prose + "</p>" + strings.Repeat("</div>", 3000),
+		"unclosed":     strings.Repeat("<div><span>", 1000) + "<p>" + prose,
+		"tables":       strings.Repeat("<table><td>", 600) + prose + strings.Repeat("</td></table>", 600),
+		"shallow tail": "<p>" + prose + "</p>" + strings.Repeat("<section>", 700) + "x",
+	}
+	for name, page := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := html.Parse(strings.NewReader(page)); err == nil {
+				t.Fatal("html.Parse accepts this page: the test no longer covers the deep-nesting path")
+			}
+			doc, err := Extract(context.Background(), []byte("<html><body>"+page), Options{Format: Text})
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			if got := strings.Count(doc.Content, "reach the reader"); got != 20 {
+				t.Errorf("%d of 20 sentences extracted:\n%.300s", got, doc.Content)
+			}
+		})
+	}
+}
