@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	nurl "net/url"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -25,6 +26,9 @@ import (
 // latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
 	kind := classifyPage(pm, base)
+	if kind == kindArticle {
+		dropCommentSections(doc)
+	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}
@@ -266,4 +270,58 @@ func wordTokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
+}
+
+// commentSection matches the id or a class of the container of reader
+// comments under an article (WordPress, Disqus and most themes).
+var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(area|section|wrapper|container|block|list)|respond|comment-respond|disqus_thread)$`)
+
+// dropCommentSections removes reader comments from a declared article:
+// they are not the article, and readability keeps them when the comment
+// list outweighs the story. A page with little prose outside its comments
+// (a link post, an open thread) is a discussion that declares itself an
+// article, and keeps them, as forums and Q&A pages do.
+func dropCommentSections(doc *html.Node) {
+	var drop []*html.Node
+	prose := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch {
+			case isCommentSection(c):
+				drop = append(drop, c)
+			case c.DataAtom == atom.P:
+				prose += wordCount(c)
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(doc)
+	if prose < minArticleProse {
+		return
+	}
+	for _, n := range drop {
+		removeNode(n)
+	}
+}
+
+// minArticleProse is the number of words in paragraphs outside the
+// comments that makes a page an article with comments rather than a
+// discussion.
+const minArticleProse = 80
+
+func isCommentSection(n *html.Node) bool {
+	if id := attr(n, "id"); id != "" && commentSection.MatchString(strings.ToLower(id)) {
+		return true
+	}
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if commentSection.MatchString(strings.ToLower(c)) {
+			return true
+		}
+	}
+	return false
 }

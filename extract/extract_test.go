@@ -287,3 +287,31 @@ func TestDeepNesting(t *testing.T) {
 		})
 	}
 }
+
+// TestArticleComments checks that reader comments under a declared
+// article are dropped, while a declared article that is mostly its
+// comments (a link post) keeps them, as a forum thread does.
+func TestArticleComments(t *testing.T) {
+	story := strings.Repeat("The council approved the new budget after a long debate about schools. ", 12)
+	comment := `<li class="comment"><p>` + strings.Repeat("I disagree with the reader who wrote first, strongly. ", 6) + `</p></li>`
+	page := func(body string) []byte {
+		return []byte(`<html><head><meta property="og:type" content="article"><title>T</title></head><body><article><h1>T</h1>` +
+			body + `</article><div id="comments"><ol class="comment-list">` + strings.Repeat(comment, 8) + `</ol></div></body></html>`)
+	}
+	tests := []struct {
+		name, body   string
+		wantComments bool
+	}{
+		{"article", "<p>" + story + "</p><p>" + story + "</p>", false},
+		{"link post", `<p><a href="https://example.org/x">A link worth reading</a></p>`, true},
+	}
+	for _, tc := range tests {
+		doc, err := Extract(context.Background(), page(tc.body), Options{URL: "https://news.example/2024/05/budget", Format: Text})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := strings.Contains(doc.Content, "I disagree"); got != tc.wantComments {
+			t.Errorf("%s: comments kept = %v, want %v\n%.400s", tc.name, got, tc.wantComments, doc.Content)
+		}
+	}
+}
