@@ -219,6 +219,10 @@ func pruneByConsensus(root *html.Node, ref string) {
 		return
 	}
 	refPairs := make(map[[2]string]bool, len(refToks))
+	refWords := make(map[string]bool, len(refToks))
+	for _, t := range refToks {
+		refWords[t] = true
+	}
 	for i := 1; i < len(refToks); i++ {
 		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
@@ -235,6 +239,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 			}
 			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
 				toks := wordTokens(textOf(c))
+				if len(toks) == 1 && !refWords[toks[0]] {
+					drop = append(drop, c) // "Advert", "Tags", "Share"
+				}
 				if len(toks) < 2 {
 					continue
 				}

@@ -319,3 +319,31 @@ func TestArticleComments(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneByConsensus checks which leaf blocks of an article a reference
+// extraction removes: blocks whose word pairs it lacks (a byline, a
+// teaser) and one-word labels it lacks ("Advert"), never headings or
+// code, and nothing when the reference disagrees with most of the text.
+func TestPruneByConsensus(t *testing.T) {
+	story := strings.Repeat("the committee met on tuesday to weigh the proposal for a new bridge ", 6)
+	root := parseFragment(t, `<h2>Heading absent from reference</h2><p>`+story+`</p><p>Advert</p><p>Bridge</p>`+
+		`<p>Read more stories from our award winning team</p><pre>code absent too</pre><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" bridge "+story)
+	got := textOf(root)
+	for _, want := range []string{"Heading absent", "code absent", "Bridge", "the committee met"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q was pruned", want)
+		}
+	}
+	for _, gone := range []string{"Advert", "Read more stories"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q was kept", gone)
+		}
+	}
+
+	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
+	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
+	if strings.Count(textOf(root), "the committee met") != 12 {
+		t.Error("a reference that disagrees with most of the article pruned it")
+	}
+}
