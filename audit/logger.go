@@ -45,6 +45,11 @@ type Logger struct {
 	full   bool
 
 	logged, written, dropped, failed atomic.Uint64
+
+	// failing[i] is set while sink i's writes fail, so a sink that is down
+	// (Redis gone) is logged once when it starts failing and once when it
+	// recovers, not once per batch. Only the writer goroutine touches it.
+	failing []bool
 }
 
 // New starts a Logger. Call Close to flush and stop it.
@@ -178,14 +183,24 @@ func (l *Logger) run() {
 }
 
 func (l *Logger) write(batch []Record) {
+	if len(l.failing) != len(l.opts.Sinks) {
+		l.failing = make([]bool, len(l.opts.Sinks))
+	}
 	ok := true
-	for _, s := range l.opts.Sinks {
+	for i, s := range l.opts.Sinks {
 		ctx, cancel := context.WithTimeout(context.Background(), l.opts.WriteTimeout)
 		err := s.Write(ctx, batch)
 		cancel()
+		switch {
+		case err != nil && !l.failing[i]:
+			l.failing[i] = true
+			l.log.Warn("audit sink failing; its writes are counted as failed until it recovers (a sink with a backlog keeps the records to retry)", "sink", i, "records", len(batch), "err", err)
+		case err == nil && l.failing[i]:
+			l.failing[i] = false
+			l.log.Info("audit sink writing again", "sink", i)
+		}
 		if err != nil {
 			ok = false
-			l.log.Warn("audit sink write failed; batch dropped for this sink", "records", len(batch), "err", err)
 		}
 	}
 	if ok {

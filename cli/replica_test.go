@@ -43,7 +43,7 @@ fetch: {allow_private_networks: true, ignore_robots: true}
 		if len(keyPrefix) > 0 {
 			prefix = keyPrefix[0]
 		}
-		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 500ms}\n", redisURL, prefix)
+		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 2s}\n", redisURL, prefix)
 	}
 	return y + extra
 }
