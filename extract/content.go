@@ -157,10 +157,58 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.Extractio
 	}
 	root := newDiv()
 	adopt(root, res.ContentNode)
+	fixAtoms(root)
+	dropFlatRepeat(root)
 	if res.CommentsNode != nil {
 		adopt(root, res.CommentsNode)
+		fixAtoms(root)
 	}
 	return root
+}
+
+// fixAtoms sets each element's DataAtom from its name. go-trafilatura
+// creates elements without one and renames elements (a <div> to <p>, a
+// <br> to <p>) without updating it, and everything downstream (block
+// boundaries in the text renderer, code normalisation, pruning) reads
+// DataAtom.
+func fixAtoms(n *html.Node) {
+	if n.Type == html.ElementNode {
+		n.DataAtom = atom.Lookup([]byte(n.Data))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		fixAtoms(c)
+	}
+}
+
+// dropFlatRepeat removes a last <p> that repeats, flattened, the text of
+// everything before it. go-trafilatura's last-resort extraction of short
+// pages (under 100 characters of paragraphs) appends the whole body's
+// text as one paragraph after the paragraphs it already collected, so
+// short pages came out twice, the second time with the paragraphs run
+// together.
+func dropFlatRepeat(root *html.Node) {
+	last := root.LastChild
+	for last != nil && last.Type == html.TextNode && strings.TrimSpace(last.Data) == "" {
+		last = last.PrevSibling
+	}
+	if !isElem(last, atom.P) || last.PrevSibling == nil {
+		return
+	}
+	var before strings.Builder
+	for c := root.FirstChild; c != last; c = c.NextSibling {
+		before.WriteString(textOf(c))
+	}
+	squeeze := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	if b := squeeze(before.String()); b != "" && b == squeeze(textOf(last)) {
+		removeNode(last)
+	}
 }
 
 // candReadability runs readeck's go-readability (a port of Mozilla

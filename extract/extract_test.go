@@ -347,3 +347,17 @@ func TestPruneByConsensus(t *testing.T) {
 		t.Error("a reference that disagrees with most of the article pruned it")
 	}
 }
+
+// TestShortPageOnce checks that a short page comes out once, paragraph by
+// paragraph (go-trafilatura's fallback for short pages repeats the whole
+// text as one run-together paragraph).
+func TestShortPageOnce(t *testing.T) {
+	page := []byte(`<html><body><p>hello world, this is a short sentence about nothing.</p><p>second para here.</p></body></html>`)
+	doc, err := Extract(context.Background(), page, Options{Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello world, this is a short sentence about nothing.\n\nsecond para here."; strings.TrimSpace(doc.Content) != want {
+		t.Errorf("got %q, want %q", doc.Content, want)
+	}
+}
