@@ -28,13 +28,36 @@ var injectionRules = []struct {
 	re   *regexp.Regexp
 }{
 	{"ignore_instructions", []string{"ignore", "disregard", "forget", "override", "bypass"}, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|system|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context)\b`)},
-	{"new_instructions", []string{"instruction", "your "}, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|hidden|secret|important)\s+(?:system\s+)?instructions?\s*(?:for\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\s*)?:|\byour\s+(?:new|real|true|actual)\s+(?:task|instructions?|goal|objective|purpose)\s+(?:is|are)\b`)},
+	{"new_instructions", []string{"instruction", "your new", "your real", "your true", "your actual"}, regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|hidden|secret|important)\s+(?:system\s+)?instructions?\s*(?:for\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\s*)?:|\byour\s+(?:new|real|true|actual)\s+(?:task|instructions?|goal|objective|purpose)\s+(?:is|are)\b`)},
 	{"role_marker", []string{"<|", "[inst]", "[/inst]", "<<sys", "<</sys", "<system", "</system", "<instructions", "</instructions", "system:", "system :", "assistant:", "assistant :", "human:"}, regexp.MustCompile(`(?im)<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?INST\]|<</?SYS>>|</?(?:system|system-prompt|instructions)>|^\s*(?:###\s*)?(?:system|assistant)\s*:\s*\S|\n\s*\n(?:Human|Assistant):\s`)},
 	{"addressed_to_ai", []string{"if you are", "attention", "note to", "message for", "message to"}, regexp.MustCompile(`(?i)\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|chatbot|ai\s+assistant|assistant|agent|ai\s+agent|gpt|claude)\b|\b(?:attention|note\s+to|message\s+(?:for|to))\s+(?:all\s+)?(?:ai|llms?|language\s+models?|ai\s+assistants?|ai\s+agents?|assistants?)\s*[:,!]`)},
-	{"exfiltration", []string{"send", "post", "upload", "leak", "exfiltrate", "transmit", "![", "reveal", "repeat", "disclose", "print your", "output your", "show your"}, regexp.MustCompile(`(?i)\b(?:send|post|upload|leak|exfiltrate|transmit)\s+(?:the\s+|all\s+|your\s+|any\s+)?(?:conversation|chat\s+history|context|system\s+prompt|secrets?|api\s+keys?|credentials|passwords?|tokens?|environment\s+variables|private\s+data|user(?:'s)?\s+data)\b.{0,60}?\b(?:to|at|into)\b|!\[[^\]]{0,80}\]\(https?://[^)\s]{0,200}[?&][^)\s=]{1,40}=(?:\{|\$|%7B|<|\[)|\b(?:reveal|repeat|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+prompt|instructions|hidden\s+instructions)\b|\b(?:print|output|show)\s+your\s+(?:system\s+prompt|initial\s+prompt|instructions|hidden\s+instructions)\b`)},
-	{"tool_call", []string{"web_fetch", "web_search", "bash", "shell", "terminal", "run_command", "execute_command", "tool", "function"}, regexp.MustCompile(`(?i)\b(?:call|use|invoke|run|execute)\s+(?:the\s+)?(?:web_fetch|web_search|bash|shell|terminal|run_command|execute_command|tool|function)\b[^.\n]{0,80}\b(?:with|on|to)\b[^.\n]{0,40}(?:https?://|curl\s|rm\s+-rf|wget\s)`)},
+	{"exfiltration", append([]string{"send", "upload", "leak", "exfiltrate", "transmit", "![", "reveal your", "reveal the", "repeat your", "repeat the", "disclose your", "disclose the", "print your", "output your", "show your"}, postKeys...), regexp.MustCompile(`(?i)\b(?:send|post|upload|leak|exfiltrate|transmit)\s+(?:the\s+|all\s+|your\s+|any\s+)?(?:conversation|chat\s+history|context|system\s+prompt|secrets?|api\s+keys?|credentials|passwords?|tokens?|environment\s+variables|private\s+data|user(?:'s)?\s+data)\b.{0,60}?\b(?:to|at|into)\b|!\[[^\]]{0,80}\]\(https?://[^)\s]{0,200}[?&][^)\s=]{1,40}=(?:\{|\$|%7B|<|\[)|\b(?:reveal|repeat|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+prompt|instructions|hidden\s+instructions)\b|\b(?:print|output|show)\s+your\s+(?:system\s+prompt|initial\s+prompt|instructions|hidden\s+instructions)\b`)},
+	{"tool_call", toolCallKeys, regexp.MustCompile(`(?i)\b(?:call|use|invoke|run|execute)\s+(?:the\s+)?(?:web_fetch|web_search|bash|shell|terminal|run_command|execute_command|tool|function)\b[^.\n]{0,80}\b(?:with|on|to)\b[^.\n]{0,40}(?:https?://|curl\s|rm\s+-rf|wget\s)`)},
 	{"conceal", []string{"the user"}, regexp.MustCompile(`(?i)\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|alert|notify|warn)\s+the\s+user\b|\bwithout\s+(?:telling|informing|asking|notifying)\s+the\s+user\b`)},
 }
+
+// Keywords made of the phrases a rule starts with, where single words
+// ("post", "tool") are too common in ordinary pages to narrow anything.
+var (
+	// postKeys: "post" followed by what exfiltration posts.
+	postKeys = func() []string {
+		out := []string{"post the", "post all", "post your", "post any"}
+		for _, o := range []string{"conversation", "chat history", "context", "system prompt", "secret", "api key", "credentials", "password", "token", "environment variables", "private data", "user data", "user's data"} {
+			out = append(out, "post "+o)
+		}
+		return out
+	}()
+	// toolCallKeys: a verb, maybe "the", and a tool.
+	toolCallKeys = func() []string {
+		var out []string
+		for _, v := range []string{"call", "use", "invoke", "run", "execute"} {
+			for _, t := range []string{"web_fetch", "web_search", "bash", "shell", "terminal", "run_command", "execute_command", "tool", "function"} {
+				out = append(out, v+" "+t, v+" the "+t)
+			}
+		}
+		return out
+	}()
+)
 
 // maxFlags bounds the flags of one document.
 const maxFlags = 10
