@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/webgate/webgate/audit"
@@ -331,5 +332,30 @@ func TestRedisIntegrationKeyLimitsAcrossReplicas(t *testing.T) {
 		if denied != 2 {
 			t.Errorf("%s: %d denied audit records over both replicas, want 2", tc.id, denied)
 		}
+	}
+
+	// Both replicas' records reach the one audit stream once flushed.
+	sink, ok := a.Svc.AuditSinks[0].(*redisstore.Sink)
+	if !ok {
+		t.Fatalf("audit sink is %T, not the Redis stream", a.Svc.AuditSinks[0])
+	}
+	for _, r := range []*replica{a, b} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := r.Svc.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+	entries, err := a.Svc.Redis.Redis().XRange(context.Background(), sink.Stream(), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]int{}
+	for _, e := range entries {
+		outcomes[fmt.Sprint(e.Values["key_id"], " ", e.Values["outcome"])]++
+	}
+	want := map[string]int{"budgeted ok": 4, "budgeted denied": 2, "limited ok": 3, "limited denied": 2}
+	if diff := cmp.Diff(want, outcomes); diff != "" {
+		t.Errorf("audit stream entries by key and outcome (-want +got):\n%s", diff)
 	}
 }
