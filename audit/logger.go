@@ -44,7 +44,10 @@ type Logger struct {
 	next   int // index in ring of the next record
 	full   bool
 
-	logged, written, dropped, failed atomic.Uint64
+	logged, written, dropped, failed, deferred atomic.Uint64
+	// deferring is, per sink, whether its last write was deferred; only
+	// the writer goroutine uses it.
+	deferring []bool
 }
 
 // New starts a Logger. Call Close to flush and stop it.
@@ -66,6 +69,8 @@ func New(opts Options) *Logger {
 		queue: make(chan Record, opts.QueueSize),
 		done:  make(chan struct{}),
 		ring:  make([]Record, opts.Recent),
+
+		deferring: make([]bool, len(opts.Sinks)),
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
@@ -145,6 +150,9 @@ type Stats struct {
 	Dropped uint64
 	// Failed records were in a batch that a sink failed to write.
 	Failed uint64
+	// Deferred records were in a batch that a sink kept to write later
+	// (ErrDeferred); they are not lost, and not yet Written.
+	Deferred uint64
 }
 
 // Stats returns the counters.
@@ -152,7 +160,7 @@ func (l *Logger) Stats() Stats {
 	if l == nil {
 		return Stats{}
 	}
-	return Stats{Logged: l.logged.Load(), Written: l.written.Load(), Dropped: l.dropped.Load(), Failed: l.failed.Load()}
+	return Stats{Logged: l.logged.Load(), Written: l.written.Load(), Dropped: l.dropped.Load(), Failed: l.failed.Load(), Deferred: l.deferred.Load()}
 }
 
 // run writes queued records in batches until Close, then drains.
@@ -178,20 +186,34 @@ func (l *Logger) run() {
 }
 
 func (l *Logger) write(batch []Record) {
-	ok := true
-	for _, s := range l.opts.Sinks {
+	failed, deferred := false, false
+	for i, s := range l.opts.Sinks {
 		ctx, cancel := context.WithTimeout(context.Background(), l.opts.WriteTimeout)
 		err := s.Write(ctx, batch)
 		cancel()
-		if err != nil {
-			ok = false
+		switch {
+		case err == nil:
+			l.deferring[i] = false
+		case errors.Is(err, ErrDeferred):
+			// The sink holds the records (and says so once): a line per
+			// batch would only repeat an outage already logged.
+			deferred = true
+			if !l.deferring[i] {
+				l.deferring[i] = true
+				l.log.Warn("audit sink unavailable; records kept by the sink until it recovers", "err", err)
+			}
+		default:
+			failed = true
 			l.log.Warn("audit sink write failed; batch dropped for this sink", "records", len(batch), "err", err)
 		}
 	}
-	if ok {
-		l.written.Add(uint64(len(batch)))
-	} else {
+	switch {
+	case failed:
 		l.failed.Add(uint64(len(batch)))
+	case deferred:
+		l.deferred.Add(uint64(len(batch)))
+	default:
+		l.written.Add(uint64(len(batch)))
 	}
 }
 
