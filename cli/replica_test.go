@@ -80,7 +80,7 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 			cancel()
 			serveErr = <-done
 			release()
-			svc.Release()
+			closeService(svc) // as serve does: flush the audit log, then release
 		})
 		return serveErr
 	}
