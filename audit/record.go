@@ -6,8 +6,8 @@
 package audit
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"time"
 )
 
