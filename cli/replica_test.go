@@ -43,7 +43,9 @@ fetch: {allow_private_networks: true, ignore_robots: true}
 		if len(keyPrefix) > 0 {
 			prefix = keyPrefix[0]
 		}
-		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 500ms}\n", redisURL, prefix)
+		// Outages in these tests are refused connections, noticed at
+		// once; the timeout only has to outlast a loaded machine.
+		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 2s}\n", redisURL, prefix)
 	}
 	return y + extra
 }

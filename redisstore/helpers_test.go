@@ -43,7 +43,10 @@ func newClientAt(t *testing.T, addr string, logs *logBuf) *Client {
 	if logs != nil {
 		lg = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	c, err := New(Options{URL: "redis://" + addr + "/0", Timeout: 200 * time.Millisecond, HealthInterval: 20 * time.Millisecond,
+	// A generous command timeout: outages here are refused connections,
+	// noticed at once, while on a loaded 2-core machine a healthy
+	// command can take longer than the production default.
+	c, err := New(Options{URL: "redis://" + addr + "/0", Timeout: 2 * time.Second, HealthInterval: 20 * time.Millisecond,
 		Logger: lg, Metrics: metrics.New(metrics.Options{})})
 	if err != nil {
 		t.Fatal(err)
