@@ -46,13 +46,19 @@ func BenchmarkCleanText(b *testing.B) {
 	}
 }
 
-// BenchmarkInjections: the flagger over a 50 KB page.
+// BenchmarkInjections: the flagger over a 50 KB page, and over the same
+// page holding one Kelvin sign (which Go's (?i) matches as k: a page that
+// could once make the flagger run every regexp over all of it).
 func BenchmarkInjections(b *testing.B) {
 	page := strings.Repeat("Fill the kettle halfway with equal parts water and white vinegar, then bring it to the boil. ", 550)
-	b.SetBytes(int64(len(page)))
-	b.ReportAllocs()
-	for b.Loop() {
-		Injections(page)
+	for _, bc := range []struct{ name, page string }{{"prose", page}, {"kelvin-sign", "5 \u212a. " + page}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Injections(bc.page)
+			}
+		})
 	}
 }
 

@@ -93,16 +93,7 @@ var injectionKeys = func() *keywordSet {
 // at), and the flags are exactly those of the regexps run over the whole
 // text (TestInjectionsWindowed, FuzzPrefilters).
 func Injections(text string) []Flag {
-	var windows [][][2]int
-	if foldsToASCII(text) {
-		// Keywords could be spelt with letters only the regexps fold.
-		windows = make([][][2]int, len(injectionRules))
-		for i := range windows {
-			windows[i] = [][2]int{{0, len(text)}}
-		}
-	} else {
-		windows = keywordWindows(text)
-	}
+	windows := keywordWindows(text)
 	var out []Flag
 	for i, r := range injectionRules {
 		for _, w := range windows[i] {

@@ -9,10 +9,10 @@ import "strings"
 // match: a pass over the text costs a few nanoseconds a byte, a Go regexp
 // with case-insensitive alternations up to a microsecond.
 //
-// Go's (?i) also folds two non-ASCII letters onto ASCII ones (U+017F
-// LATIN SMALL LETTER LONG S onto s, U+212A KELVIN SIGN onto k); a text
-// holding either must be treated as if every keyword were present (see
-// foldsToASCII).
+// Go's (?i) also folds two non-ASCII letters onto ASCII ones: U+017F
+// LATIN SMALL LETTER LONG S onto s, U+212A KELVIN SIGN onto k. A keyword's
+// s or k matches them too, so a page cannot hide "ſend" or "asKing"
+// from the flagger, nor make it fall back to the full regexps.
 type keywordSet struct {
 	// byFirst lists the keywords by the lower-case byte they start with,
 	// under both cases of it.
@@ -35,7 +35,7 @@ func (k *keywordSet) add(word string, id int) {
 		panic("guard: keyword " + word + " is too short or starts with a space")
 	}
 	kw := keyword{word, id}
-	next := []byte{word[1], upperASCII(word[1])}
+	next := append([]byte{word[1], upperASCII(word[1])}, foldLead(word[1])...)
 	if word[1] == ' ' {
 		next = []byte{' ', '\t', '\n', '\f', '\r'}
 	}
@@ -48,6 +48,33 @@ func (k *keywordSet) add(word string, id int) {
 			k.second[c][n>>6] |= 1 << (n & 63)
 		}
 	}
+	// A keyword starting with s or k also starts at ſ or K; their second
+	// byte is the letter's own.
+	if f := foldOf(word[0]); f != "" {
+		c, n := f[0], f[1]
+		k.byFirst[c] = append(k.byFirst[c], kw)
+		k.second[c][n>>6] |= 1 << (n & 63)
+	}
+}
+
+// foldOf returns the non-ASCII letter Go's (?i) matches as the ASCII
+// letter b, if any.
+func foldOf(b byte) string {
+	switch b {
+	case 's':
+		return "\u017f"
+	case 'k':
+		return "\u212a"
+	}
+	return ""
+}
+
+// foldLead returns the first byte of foldOf(b), if any.
+func foldLead(b byte) []byte {
+	if f := foldOf(b); f != "" {
+		return []byte{f[0]}
+	}
+	return nil
 }
 
 // each calls fn with the id and start of every occurrence of every
@@ -67,8 +94,8 @@ func (k *keywordSet) each(text string, fn func(id, start int)) {
 }
 
 // matchFold reports whether word (lower case) occurs in text at i,
-// ignoring ASCII case, a space in word matching one or more white-space
-// bytes.
+// ignoring case as Go's (?i) does, a space in word matching one or more
+// white-space bytes.
 func matchFold(text string, i int, word string) bool {
 	for w := 0; w < len(word); w++ {
 		c := word[w]
@@ -81,10 +108,14 @@ func matchFold(text string, i int, word string) bool {
 			}
 			continue
 		}
-		if i >= len(text) || lowerASCII(text[i]) != c {
+		switch {
+		case i < len(text) && lowerASCII(text[i]) == c:
+			i++
+		case foldOf(c) != "" && strings.HasPrefix(text[i:], foldOf(c)):
+			i += len(foldOf(c))
+		default:
 			return false
 		}
-		i++
 	}
 	return true
 }
