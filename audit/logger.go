@@ -45,9 +45,12 @@ type Logger struct {
 	full   bool
 
 	logged, written, dropped, failed, deferred atomic.Uint64
-	// deferring is, per sink, whether its last write was deferred; only
-	// the writer goroutine uses it.
-	deferring []bool
+
+	// failing[i] is set while sink i's writes fail or are deferred, so a
+	// sink that is down (Redis gone) is logged once when it starts failing
+	// and once when it recovers, not once per batch. Only the writer
+	// goroutine touches it.
+	failing []bool
 }
 
 // New starts a Logger. Call Close to flush and stop it.
@@ -69,8 +72,6 @@ func New(opts Options) *Logger {
 		queue: make(chan Record, opts.QueueSize),
 		done:  make(chan struct{}),
 		ring:  make([]Record, opts.Recent),
-
-		deferring: make([]bool, len(opts.Sinks)),
 	}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
@@ -186,25 +187,31 @@ func (l *Logger) run() {
 }
 
 func (l *Logger) write(batch []Record) {
+	if len(l.failing) != len(l.opts.Sinks) {
+		l.failing = make([]bool, len(l.opts.Sinks))
+	}
 	failed, deferred := false, false
 	for i, s := range l.opts.Sinks {
 		ctx, cancel := context.WithTimeout(context.Background(), l.opts.WriteTimeout)
 		err := s.Write(ctx, batch)
 		cancel()
 		switch {
-		case err == nil:
-			l.deferring[i] = false
-		case errors.Is(err, ErrDeferred):
-			// The sink holds the records (and says so once): a line per
-			// batch would only repeat an outage already logged.
-			deferred = true
-			if !l.deferring[i] {
-				l.deferring[i] = true
-				l.log.Warn("audit sink unavailable; records kept by the sink until it recovers", "err", err)
+		case err != nil && !l.failing[i]:
+			l.failing[i] = true
+			msg := "audit sink failing; its writes are counted as failed until it recovers"
+			if errors.Is(err, ErrDeferred) {
+				msg = "audit sink failing; it keeps the records and writes them when it recovers"
 			}
-		default:
+			l.log.Warn(msg, "sink", i, "records", len(batch), "err", err)
+		case err == nil && l.failing[i]:
+			l.failing[i] = false
+			l.log.Info("audit sink writing again", "sink", i)
+		}
+		switch {
+		case errors.Is(err, ErrDeferred):
+			deferred = true
+		case err != nil:
 			failed = true
-			l.log.Warn("audit sink write failed; batch dropped for this sink", "records", len(batch), "err", err)
 		}
 	}
 	switch {

@@ -39,14 +39,19 @@ func newClient(t *testing.T, mr *miniredis.Miniredis, logs *logBuf) *Client {
 
 func newClientAt(t *testing.T, addr string, logs *logBuf) *Client {
 	t.Helper()
+	return newClientTimeout(t, addr, logs, 200*time.Millisecond)
+}
+
+// newClientTimeout is newClientAt with a chosen command timeout: tests
+// that queue many concurrent commands on a loaded machine must not mistake
+// a slow pool for an outage.
+func newClientTimeout(t *testing.T, addr string, logs *logBuf, timeout time.Duration) *Client {
+	t.Helper()
 	var lg *slog.Logger
 	if logs != nil {
 		lg = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	// A generous command timeout: outages here are refused connections,
-	// noticed at once, while on a loaded 2-core machine a healthy
-	// command can take longer than the production default.
-	c, err := New(Options{URL: "redis://" + addr + "/0", Timeout: 2 * time.Second, HealthInterval: 20 * time.Millisecond,
+	c, err := New(Options{URL: "redis://" + addr + "/0", Timeout: timeout, HealthInterval: 20 * time.Millisecond,
 		Logger: lg, Metrics: metrics.New(metrics.Options{})})
 	if err != nil {
 		t.Fatal(err)

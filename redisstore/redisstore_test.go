@@ -282,7 +282,7 @@ func TestCounterArguments(t *testing.T) {
 
 func TestCounterConcurrentNeverOvershoots(t *testing.T) {
 	mr := miniredis.RunT(t)
-	counters := []*Counter{NewCounter(newClient(t, mr, nil), nil), NewCounter(newClient(t, mr, nil), nil)}
+	counters := []*Counter{NewCounter(newClientTimeout(t, mr.Addr(), nil, 5*time.Second), nil), NewCounter(newClientTimeout(t, mr.Addr(), nil, 5*time.Second), nil)}
 	const workers, limit = 64, 37
 	var allowed atomic.Int64
 	var wg sync.WaitGroup

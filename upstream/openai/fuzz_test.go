@@ -3,11 +3,15 @@ package openai
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/webgate/webgate/anthropic"
 )
@@ -22,6 +26,11 @@ func FuzzChunkDecoder(f *testing.F) {
 		b, err := os.ReadFile(in)
 		if err == nil {
 			f.Add(b)
+		}
+	}
+	for _, sec := range transcriptSections(f, "upstream") {
+		if _, body, ok := bytes.Cut(sec, []byte("\n\n")); ok {
+			f.Add(body)
 		}
 	}
 	f.Add([]byte(`{"choices":[{"delta":{"tool_calls":[{"index":3,"function":{"arguments":"{"}}]}}]}`))
@@ -54,18 +63,26 @@ func FuzzChunkDecoder(f *testing.F) {
 	})
 }
 
-// checkStreamRules is checkStream's structural part, usable on any ending.
-func checkStreamRules(t *testing.T, s string) {
+// checkStreamRules checks the rules every stream keeps, however it
+// ends: each event's type member is its name, at most one block is open,
+// block indices are continuous, and no message_delta or message_stop comes
+// while a block is open. It returns the event names.
+func checkStreamRules(t *testing.T, s string) []string {
 	t.Helper()
 	rd := anthropic.NewReader(strings.NewReader(s), 0, 0)
+	var names []string
 	open, next := -1, 0
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
-			return
+			return names
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		names = append(names, ev.Name)
+		if typ, err := anthropic.DecodeType(ev.Data); err != nil || typ != ev.Name {
+			t.Fatalf("event %s has type %q (%v)", ev.Name, typ, err)
 		}
 		var idx struct{ Index int }
 		_ = jsonUnmarshal(ev.Data, &idx)
@@ -88,4 +105,77 @@ func checkStreamRules(t *testing.T, s string) {
 			}
 		}
 	}
+}
+
+// transcriptSections returns the named section of every transcript.
+func transcriptSections(f *testing.F, name string) [][]byte {
+	files, _ := filepath.Glob("testdata/model/*.txtar")
+	var out [][]byte
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, s := range ar.Files {
+			if s.Name == name {
+				out = append(out, s.Data)
+			}
+		}
+	}
+	return out
+}
+
+// FuzzToChat feeds arbitrary request bodies to the request translator: it
+// must not panic, every refusal must be typed (so the proxy answers 400),
+// and every translation must encode to JSON that keeps Chat Completions'
+// basic rules, the same way each time.
+func FuzzToChat(f *testing.F) {
+	for _, b := range transcriptSections(f, "request.json") {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"model":"claude-x","system":[{"type":"text","text":"s"}],"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"webgate-openai:reasoning"},{"type":"tool_use","id":"a","name":"f","input":{"x":[1]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"document","source":{"type":"text","data":"d"}},{"type":"search_result","source":"https://x","title":"t","content":[{"type":"text","text":"c"}]}]}]}]}`))
+	f.Add([]byte(`{"model":"m","tool_choice":{"type":"tool","name":"f"},"tools":[{"name":"f","input_schema":null}],"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBER"}}]}]}`))
+	models := ModelMap{{Pattern: "claude-*", Model: "mapped"}}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := anthropic.DecodeRequest(body)
+		if err != nil {
+			return
+		}
+		out, err := ToChat(req, Options{Models: models})
+		if err != nil {
+			if !errors.Is(err, ErrUnsupported) && !errors.Is(err, anthropic.ErrInvalidRequest) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		b, err := json.Marshal(out)
+		if err != nil || !json.Valid(b) {
+			t.Fatalf("encoding %+v: %v", out, err)
+		}
+		again, _ := ToChat(req, Options{Models: models})
+		if b2, _ := json.Marshal(again); !bytes.Equal(b, b2) {
+			t.Fatalf("not deterministic:\n%s\n%s", b, b2)
+		}
+		if out.Model != models.Map(req.Model) {
+			t.Fatalf("model %q for %q", out.Model, req.Model)
+		}
+		for i, m := range out.Messages {
+			switch {
+			case m.Role == "system" && i != 0:
+				t.Fatalf("system message at %d", i)
+			case m.Role != "system" && m.Role != "user" && m.Role != "assistant" && m.Role != "tool":
+				t.Fatalf("role %q", m.Role)
+			case m.Role == "tool" && m.ToolCallID == "" && !bytes.Contains(body, []byte(`"tool_result"`)):
+				t.Fatalf("tool message without a tool_result")
+			}
+			for _, c := range m.ToolCalls {
+				if !json.Valid([]byte(c.Function.Arguments)) {
+					t.Fatalf("arguments %q", c.Function.Arguments)
+				}
+			}
+			if (m.Reasoning != nil || m.ReasoningContent != nil) && (m.Role != "assistant" || len(m.ToolCalls) == 0) {
+				t.Fatalf("reasoning replayed on %+v", m)
+			}
+		}
+	})
 }

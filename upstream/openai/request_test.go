@@ -134,7 +134,8 @@ func TestToChatErrors(t *testing.T) {
 		unsupported    bool
 	}{
 		{"server tool", `{"model":"m","tools":[{"type":"web_search_20250305","name":"web_search"}],"messages":[]}`, "web_search_20250305", true},
-		{"document block", `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","data":"x"}}]}]}`, `"document"`, true},
+		{"url document", `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://x/a.pdf"}}]}]}`, `document source "url"`, true},
+		{"unknown block", `{"model":"m","messages":[{"role":"user","content":[{"type":"container_upload_x"}]}]}`, `"container_upload_x"`, true},
 		{"server_tool_use in history", `{"model":"m","messages":[{"role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}]}]}`, "messages[0]", true},
 		{"image file source", `{"model":"m","messages":[{"role":"user","content":[{"type":"image","source":{"type":"file","file_id":"f"}}]}]}`, `"file"`, true},
 		{"image no source", `{"model":"m","messages":[{"role":"user","content":[{"type":"image"}]}]}`, "without source", false},

@@ -3,26 +3,26 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/webgate/webgate/anthropic"
 )
 
-// ErrUpstream wraps errors the upstream reported or malformed replies.
-var ErrUpstream = errors.New("openai upstream")
-
 // StopReason maps a finish_reason to an Anthropic stop_reason. hasTools
-// turns "stop" into tool_use for servers that finish tool calls with it.
-// content_filter maps to refusal, Anthropic's reason for a reply its
-// safety systems cut short.
+// turns "stop" into tool_use for servers that finish tool calls with it
+// (Ollama, some OpenAI models when streaming). content_filter and GLM's
+// "sensitive" map to refusal, Anthropic's reason for a reply its safety
+// systems cut short.
 func StopReason(finish string, hasTools bool) string {
 	switch finish {
-	case "length":
+	case "length", "max_tokens":
 		return "max_tokens"
-	case "tool_calls", "function_call":
+	case "model_context_window_exceeded":
+		return "model_context_window_exceeded"
+	case "tool_calls", "function_call", "tool_use":
 		return "tool_use"
-	case "content_filter":
+	case "content_filter", "sensitive":
 		return "refusal"
 	}
 	if hasTools {
@@ -32,72 +32,138 @@ func StopReason(finish string, hasTools bool) string {
 }
 
 // ConvertUsage maps token counts. Anthropic's input_tokens excludes cache
-// reads, so cached tokens are subtracted from prompt_tokens.
+// reads and writes, so those are subtracted from prompt_tokens.
 func ConvertUsage(u *ChatUsage) anthropic.Usage {
 	if u == nil {
 		return anthropic.Usage{}
 	}
-	cached := u.PromptCacheHitTokens
-	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
-		cached = d.CachedTokens
+	cached, written := u.PromptCacheHitTokens, 0
+	if d := u.PromptTokensDetails; d != nil {
+		if d.CachedTokens > 0 {
+			cached = d.CachedTokens
+		}
+		written = d.CacheWriteTokens
 	}
-	cached = min(max(cached, 0), max(u.PromptTokens, 0))
+	prompt := max(u.PromptTokens, 0)
+	cached = min(max(cached, 0), prompt)
+	written = min(max(written, 0), prompt-cached)
 	return anthropic.Usage{
-		InputTokens:          u.PromptTokens - cached,
-		CacheReadInputTokens: cached,
-		OutputTokens:         u.CompletionTokens,
+		InputTokens:              prompt - cached - written,
+		CacheReadInputTokens:     cached,
+		CacheCreationInputTokens: written,
+		OutputTokens:             max(u.CompletionTokens, 0),
 	}
 }
 
+// err returns the response's error, in whichever shape it came.
+func (r *ChatResponse) err() *ChatError {
+	if r.Error != nil {
+		return r.Error
+	}
+	if r.Object == "error" {
+		return &ChatError{Message: r.Message}
+	}
+	return nil
+}
+
 // FromChat translates a non-streaming response into a Messages response.
-// A tool call whose arguments are not a JSON object is an error: the
-// client could not use it.
+// Every choice belongs to the reply (webgate never asks for n > 1, and
+// GitHub Copilot splits a Claude model's text and tool calls across
+// choices). A tool call whose arguments are not a JSON object is an
+// error: the client could not use it.
 func FromChat(resp *ChatResponse, opts Options) (*anthropic.Message, error) {
-	if resp.Error != nil {
-		return nil, fmt.Errorf("%w: %s", ErrUpstream, resp.Error.Message)
+	if e := resp.err(); e != nil {
+		return nil, fmt.Errorf("%w: %s", ErrUpstream, errorMessage(e))
 	}
 	if len(resp.Choices) == 0 {
 		return nil, fmt.Errorf("%w: response has no choices", ErrUpstream)
 	}
-	ch := resp.Choices[0]
 	m := &anthropic.Message{
 		ID:      messageID(resp.ID, &opts),
 		Type:    "message",
 		Role:    "assistant",
 		Model:   cmpOr(opts.Model, resp.Model),
 		Content: []anthropic.ContentBlock{},
-		Usage:   ConvertUsage(resp.Usage),
 	}
-	msg := ch.Message
-	if r := cmpOr(msg.ReasoningContent, msg.Reasoning); r != "" {
-		m.Content = append(m.Content, ThinkingBlock{Thinking: r})
+	var (
+		thinking, text strings.Builder
+		sig            string
+		sigSet         bool
+		tools          []anthropic.ContentBlock
+		finish, seq    string
+		refused        bool
+		usage          = resp.Usage
+		think          thinkSplitter
+	)
+	if opts.KeepThinkTags {
+		think.state = thinkPlain
 	}
-	text := ""
-	if msg.Content != nil {
-		text = *msg.Content
-	}
-	if text == "" {
-		text = msg.Refusal
-	}
-	if text != "" {
-		m.Content = append(m.Content, anthropic.TextBlock{Text: text})
-	}
-	for i, tc := range msg.ToolCalls {
-		input, err := toolInput(tc.Function.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("%w: tool_calls[%d] (%s) arguments: %v", ErrUpstream, i, tc.Function.Name, err)
+	addThinking := func(s, field string) {
+		if s == "" {
+			return
 		}
-		id := tc.ID
-		if id == "" {
-			id = opts.newID("toolu_")
+		if !sigSet {
+			sig, sigSet = ReasoningSignature(field), true
 		}
-		m.Content = append(m.Content, ToolUseBlock{ID: id, Name: tc.Function.Name, Input: input})
+		thinking.WriteString(s)
 	}
-	stop := StopReason(ch.FinishReason, len(msg.ToolCalls) > 0)
-	if msg.Refusal != "" && ch.FinishReason != "length" {
+	for _, ch := range resp.Choices {
+		msg := ch.Message
+		if finishIsError(ch.FinishReason) {
+			return nil, fmt.Errorf("%w: upstream ended the reply with finish_reason %q", ErrUpstream, ch.FinishReason)
+		}
+		if finishRank(ch.FinishReason) > finishRank(finish) {
+			finish = ch.FinishReason
+		}
+		if s := matchedStop(opts.StopSequences, ch.StopReason, ch.MatchedStop); s != "" {
+			seq = s
+		}
+		if ch.Usage != nil {
+			usage = ch.Usage
+		}
+		addThinking(msg.ReasoningContent, fieldReasoningContent)
+		addThinking(msg.Reasoning, fieldReasoning)
+		addThinking(msg.Content.Thinking, "")
+		th, tx := think.split(msg.Content.Text)
+		addThinking(th, "")
+		text.WriteString(tx)
+		text.WriteString(msg.Refusal)
+		refused = refused || msg.Refusal != ""
+		for i, tc := range msg.ToolCalls {
+			input, err := toolInput(string(tc.Function.Arguments))
+			if err != nil {
+				return nil, fmt.Errorf("%w: tool_calls[%d] (%s) arguments: %v", ErrUpstream, i, tc.Function.Name, err)
+			}
+			if tc.Function.Name == "" {
+				return nil, fmt.Errorf("%w: tool_calls[%d] has no function name", ErrUpstream, i)
+			}
+			id := tc.ID
+			if id == "" {
+				id = opts.newID("toolu_")
+			}
+			tools = append(tools, ToolUseBlock{ID: id, Name: tc.Function.Name, Input: input})
+		}
+	}
+	th, tx := think.flush()
+	addThinking(th, "")
+	text.WriteString(tx)
+	if thinking.Len() > 0 {
+		m.Content = append(m.Content, ThinkingBlock{Thinking: thinking.String(), Signature: sig})
+	}
+	if text.Len() > 0 && (len(tools) == 0 || strings.TrimSpace(text.String()) != "") {
+		m.Content = append(m.Content, anthropic.TextBlock{Text: text.String()})
+	}
+	m.Content = append(m.Content, tools...)
+	stop := StopReason(finish, len(tools) > 0)
+	switch {
+	case refused && !cutOff(finish):
 		stop = "refusal"
+	case seq != "" && stop == "end_turn":
+		stop = "stop_sequence"
+		m.StopSequence = &seq
 	}
 	m.StopReason = &stop
+	m.Usage = ConvertUsage(usage)
 	return m, nil
 }
 
@@ -123,6 +189,9 @@ func toolInput(args string) (json.RawMessage, error) {
 
 func messageID(upstream string, opts *Options) string {
 	if upstream != "" && len(upstream) <= 128 {
+		if strings.HasPrefix(upstream, "msg_") {
+			return upstream
+		}
 		return "msg_" + upstream
 	}
 	return opts.newID("msg_")

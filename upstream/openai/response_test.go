@@ -45,11 +45,11 @@ func TestFromChat(t *testing.T) {
 		name: "reasoning, tools, cached usage, model override",
 		opts: Options{Model: "claude-x"},
 		in:   `{"id":"c2","model":"up","choices":[{"index":0,"message":{"role":"assistant","content":null,"reasoning_content":"think","tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{ \"a\": 1 }"}},{"type":"function","function":{"name":"g","arguments":""}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":100,"completion_tokens":20,"prompt_tokens_details":{"cached_tokens":80}}}`,
-		want: `{"id":"msg_c2","type":"message","role":"assistant","model":"claude-x","content":[{"type":"thinking","thinking":"think","signature":""},{"type":"tool_use","id":"call_1","name":"f","input":{"a":1}},{"type":"tool_use","id":"toolu_gen1","name":"g","input":{}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":0,"cache_read_input_tokens":80,"output_tokens":20}}`,
+		want: `{"id":"msg_c2","type":"message","role":"assistant","model":"claude-x","content":[{"type":"thinking","thinking":"think","signature":"webgate-openai:reasoning_content"},{"type":"tool_use","id":"call_1","name":"f","input":{"a":1}},{"type":"tool_use","id":"toolu_gen1","name":"g","input":{}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":0,"cache_read_input_tokens":80,"output_tokens":20}}`,
 	}, {
 		name: "openrouter reasoning, length, no id",
 		in:   `{"model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"Once","reasoning":"r"},"finish_reason":"length"}]}`,
-		want: `{"id":"msg_gen1","type":"message","role":"assistant","model":"up","content":[{"type":"thinking","thinking":"r","signature":""},{"type":"text","text":"Once"}],"stop_reason":"max_tokens","stop_sequence":null,` + usage0 + `}`,
+		want: `{"id":"msg_gen1","type":"message","role":"assistant","model":"up","content":[{"type":"thinking","thinking":"r","signature":"webgate-openai:reasoning"},{"type":"text","text":"Once"}],"stop_reason":"max_tokens","stop_sequence":null,` + usage0 + `}`,
 	}, {
 		name: "content filter",
 		in:   `{"id":"c","model":"up","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`,

@@ -10,8 +10,10 @@ import (
 
 // TestRoundTrip sends an upstream reply back as conversation history: the
 // assistant message ToChat rebuilds from FromChat's output must carry the
-// same text and tool calls (ids kept, arguments compact), with reasoning
-// dropped, and the client's tool results must answer those ids.
+// same text and tool calls (ids kept, arguments compact), with the
+// reasoning replayed in the field it came in (DeepSeek and Kimi require it
+// on tool-calling turns), and the client's tool results must answer those
+// ids.
 func TestRoundTrip(t *testing.T) {
 	var resp ChatResponse
 	const in = `{"id":"c","model":"up","choices":[{"message":{"content":"Let me look.","reasoning_content":"plan","tool_calls":[
@@ -40,7 +42,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	want := []ChatMessage{
 		{Role: "user", Content: "go"},
-		{Role: "assistant", Content: "Let me look.", ToolCalls: []ToolCall{
+		{Role: "assistant", Content: "Let me look.", ReasoningContent: ptr("plan"), ToolCalls: []ToolCall{
 			{ID: "call_1", Type: "function", Function: FunctionCall{Name: "read", Arguments: `{"path":"a.go","n":[1,2]}`}},
 			{ID: "call_2", Type: "function", Function: FunctionCall{Name: "ls", Arguments: `{}`}},
 		}},
@@ -54,3 +56,5 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("model %q", chat.Model)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -3,6 +3,9 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -98,5 +101,86 @@ func TestSDKAccumulatorMatchesFromChat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSDKClientOverModel relays a Model's events to the official SDK's
+// streaming client over HTTP, the way the proxy will: the client must
+// rebuild the reply (reasoning, text, tool call) from them.
+func TestSDKClientOverModel(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		writeFragments(w, []byte(sseChunk(`{"role":"assistant","reasoning_content":"Plan: "}`)+
+			sseChunk(`{"reasoning_content":"search."}`)+sseChunk(`{"content":"Searching <now> & then"}`)+
+			sseChunk(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"web_search","arguments":"{\"query\":"}}]}`)+
+			sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"go 1.26\"}"}}]}`)+
+			`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":30,"completion_tokens":12}}`+"\n\ndata: [DONE]\n\n"))
+	}))
+	defer up.Close()
+	m := newTestModel(t, up.URL, ModelOptions{})
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		evs, err := m.Stream(r.Context(), r.Header, body)
+		if err != nil {
+			status, resp := ClientError(err)
+			b, _ := anthropic.Marshal(resp)
+			w.WriteHeader(status)
+			w.Write(b)
+			return
+		}
+		defer evs.Close()
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		for {
+			ev, err := evs.Next()
+			if err != nil {
+				return
+			}
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Name, ev.Data)
+			rc.Flush()
+		}
+	}))
+	defer proxy.Close()
+
+	client := sdk.NewClient(option.WithBaseURL(proxy.URL), option.WithAPIKey("k"), option.WithMaxRetries(0))
+	st := client.Messages.NewStreaming(context.Background(), sdk.MessageNewParams{
+		Model: "claude-sonnet-4-5", MaxTokens: 100,
+		Messages: []sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock("latest go?"))},
+		Tools:    []sdk.ToolUnionParam{{OfTool: &sdk.ToolParam{Name: "web_search", InputSchema: sdk.ToolInputSchemaParam{Properties: map[string]any{"query": map[string]any{"type": "string"}}}}}},
+	})
+	var acc sdk.Message
+	for st.Next() {
+		if err := acc.Accumulate(st.Current()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if acc.Model != "claude-sonnet-4-5" || acc.StopReason != sdk.StopReasonToolUse || len(acc.Content) != 3 {
+		t.Fatalf("message %s", acc.RawJSON())
+	}
+	th, tx, tu := acc.Content[0].AsThinking(), acc.Content[1].AsText(), acc.Content[2].AsToolUse()
+	if th.Thinking != "Plan: search." || th.Signature != ReasoningSignature("reasoning_content") || tx.Text != "Searching <now> & then" {
+		t.Errorf("blocks %s", acc.RawJSON())
+	}
+	var in struct{ Query string }
+	if err := json.Unmarshal(tu.Input, &in); err != nil || tu.ID != "call_1" || tu.Name != "web_search" || in.Query != "go 1.26" {
+		t.Errorf("tool_use %+v (%v)", tu, err)
+	}
+	if acc.Usage.InputTokens != 30 || acc.Usage.OutputTokens != 12 {
+		t.Errorf("usage %+v", acc.Usage)
+	}
+
+	// An upstream error before any output reaches the SDK as an API error
+	// with Anthropic's type.
+	up.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"error":{"message":"slow down","type":"rate_limit_exceeded"}}`)
+	})
+	_, err := client.Messages.New(context.Background(), sdk.MessageNewParams{Model: "m", MaxTokens: 1, Messages: []sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock("x"))}})
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests || !strings.Contains(apiErr.Error(), "rate_limit_error") {
+		t.Fatalf("err %v", err)
 	}
 }

@@ -3,9 +3,11 @@ package openai
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/webgate/webgate/anthropic"
@@ -49,6 +51,9 @@ const (
 	blockTool
 )
 
+// maxHeldSpace bounds whitespace-only text held back between tool calls.
+const maxHeldSpace = 4 << 10
+
 // toolState is one upstream tool call.
 type toolState struct {
 	id, name string
@@ -56,7 +61,11 @@ type toolState struct {
 	total    int
 	opened   bool
 	closed   bool
-	scan     objectScanner
+	// truncated marks a call whose block closed before its arguments
+	// formed a complete object; only a reply cut off by its token limit
+	// may end that way.
+	truncated bool
+	scan      objectScanner // fed on arrival, so it knows more than was emitted
 }
 
 // StreamTranslator turns a Chat Completions chunk stream into Anthropic
@@ -73,19 +82,26 @@ type StreamTranslator struct {
 	next     int // index of the next block
 	open     blockKind
 	openIdx  int
+	thinkSig string // signature of the open thinking block
 	tools    []*toolState
 	byKey    map[int]*toolState
 	cur      int // tools[cur] is the first tool whose block is not closed
 	buffered int
-	finish   string
-	finished bool // a finish_reason was seen
+	space    string // whitespace-only text held back after tool calls
+	finish   string // the most significant finish_reason seen
 	usage    *ChatUsage
 	refused  bool // a refusal delta was seen
+	stopSeq  string
+	think    thinkSplitter
 }
 
 // NewStreamTranslator returns a translator writing to w.
 func NewStreamTranslator(w *anthropic.EventWriter, opts Options) *StreamTranslator {
-	return &StreamTranslator{w: w, opts: opts, lim: opts.Limits.withDefaults(), byKey: map[int]*toolState{}}
+	t := &StreamTranslator{w: w, opts: opts, lim: opts.Limits.withDefaults(), byKey: map[int]*toolState{}}
+	if opts.KeepThinkTags {
+		t.think.state = thinkPlain
+	}
+	return t
 }
 
 // Run reads the upstream SSE body r until [DONE], end of input, an error
@@ -100,42 +116,63 @@ func (t *StreamTranslator) Run(ctx context.Context, r io.Reader) error {
 		defer stop()
 	}
 	rd := anthropic.NewReader(r, t.lim.MaxLine, t.lim.MaxEvent)
-	for {
+	for !t.done {
 		if err := ctx.Err(); err != nil {
 			return t.Fail("api_error", "stream canceled: "+err.Error())
 		}
 		ev, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			if !t.finished {
-				return t.Fail("api_error", "upstream stream ended unexpectedly")
-			}
-			return t.Finish()
-		}
 		if err != nil {
-			if ctx.Err() != nil {
+			if !errors.Is(err, io.EOF) && ctx.Err() != nil {
 				return t.Fail("api_error", "stream canceled: "+ctx.Err().Error())
 			}
-			return t.Fail("api_error", "reading upstream stream: "+err.Error())
+			return t.End(err)
 		}
-		if ev.Name == "error" {
-			return t.chunkError(ev.Data)
-		}
-		if string(bytes.TrimSpace(ev.Data)) == "[DONE]" {
-			return t.Finish()
-		}
-		if err := t.Chunk(ev.Data); err != nil {
+		if err := t.Feed(ev); err != nil {
 			return err
 		}
-		if t.done {
-			return nil
-		}
 	}
+	return nil
 }
 
+// Feed translates one upstream server-sent event: a chunk, [DONE] or an
+// "error" event.
+func (t *StreamTranslator) Feed(ev anthropic.Event) error {
+	switch {
+	case t.done:
+		return nil
+	case ev.Name == "error":
+		return t.chunkError(ev.Data)
+	case string(bytes.TrimSpace(ev.Data)) == "[DONE]":
+		return t.Finish()
+	}
+	return t.Chunk(ev.Data)
+}
+
+// End ends the stream where the upstream body ended: err is the read
+// error, or io.EOF (or nil) at a clean end of input. A clean end after a
+// finish_reason finishes the message; anything else is an error event.
+func (t *StreamTranslator) End(err error) error {
+	if t.done {
+		return nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return t.Fail("api_error", "reading upstream stream: "+err.Error())
+	}
+	if t.finish == "" {
+		return t.Fail("api_error", "upstream stream ended before the reply was finished")
+	}
+	return t.Finish()
+}
+
+// Done reports whether the Anthropic stream has ended, with message_stop
+// or an error event.
+func (t *StreamTranslator) Done() bool { return t.done }
+
 func (t *StreamTranslator) chunkError(data []byte) error {
-	c, err := DecodeChunk(data)
-	if err == nil && c.Error != nil {
-		return t.Fail(errorType(c.Error), c.Error.Message)
+	if c, err := DecodeChunk(data); err == nil {
+		if e := c.err(); e != nil {
+			return t.Fail(errorType(e), errorMessage(e))
+		}
 	}
 	return t.Fail("api_error", "upstream error: "+truncate(string(data), 512))
 }
@@ -149,8 +186,8 @@ func (t *StreamTranslator) Chunk(data []byte) error {
 	if err != nil {
 		return t.Fail("api_error", err.Error())
 	}
-	if c.Error != nil {
-		return t.Fail(errorType(c.Error), c.Error.Message)
+	if e := c.err(); e != nil {
+		return t.Fail(errorType(e), errorMessage(e))
 	}
 	t.w.Hold()
 	err = t.chunk(&c)
@@ -164,39 +201,88 @@ func (t *StreamTranslator) chunk(c *Chunk) error {
 	if err := t.start(c.ID, c.Model); err != nil {
 		return err
 	}
-	if c.Usage != nil {
-		t.usage = c.Usage
+	t.takeUsage(c.Usage)
+	if c.XGroq != nil {
+		t.takeUsage(c.XGroq.Usage)
 	}
+	// Every choice belongs to the one reply: webgate never asks for n > 1,
+	// and GitHub Copilot puts a Claude model's text and its tool calls in
+	// separate choices.
 	for i := range c.Choices {
-		ch := &c.Choices[i]
-		if ch.Index != 0 {
-			continue
-		}
-		d := &ch.Delta
-		if r := cmpOr(d.ReasoningContent, d.Reasoning); r != "" {
-			if err := t.thinking(r); err != nil {
-				return err
-			}
-		}
-		t.refused = t.refused || d.Refusal != ""
-		for _, s := range []string{d.Content, d.Refusal} {
-			if s != "" {
-				if err := t.text(s); err != nil {
-					return err
-				}
-			}
-		}
-		for j := range d.ToolCalls {
-			if err := t.toolDelta(&d.ToolCalls[j]); err != nil {
-				return err
-			}
-		}
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			t.finish = *ch.FinishReason
-			t.finished = true
+		if err := t.choice(&c.Choices[i]); err != nil || t.done {
+			return err
 		}
 	}
 	return t.w.Err()
+}
+
+func (t *StreamTranslator) choice(ch *ChunkChoice) error {
+	t.takeUsage(ch.Usage)
+	d := &ch.Delta
+	for _, r := range [...]struct{ text, field string }{
+		{d.ReasoningContent, fieldReasoningContent},
+		{d.Reasoning, fieldReasoning},
+		{d.Content.Thinking, ""},
+	} {
+		if r.text != "" {
+			if err := t.thinking(r.text, r.field); err != nil {
+				return err
+			}
+		}
+	}
+	if d.Content.Text != "" {
+		thinking, text := t.think.split(d.Content.Text)
+		if err := t.content(thinking, text); err != nil {
+			return err
+		}
+	}
+	if d.Refusal != "" {
+		t.refused = true
+		if err := t.text(d.Refusal); err != nil {
+			return err
+		}
+	}
+	for j := range d.ToolCalls {
+		if err := t.toolDelta(&d.ToolCalls[j]); err != nil {
+			return err
+		}
+	}
+	if ch.FinishReason == nil || *ch.FinishReason == "" {
+		return nil
+	}
+	f := *ch.FinishReason
+	if finishIsError(f) {
+		if ch.Error != nil {
+			return t.Fail(errorType(ch.Error), errorMessage(ch.Error))
+		}
+		return t.Fail("api_error", fmt.Sprintf("upstream ended the reply with finish_reason %q", f))
+	}
+	if finishRank(f) > finishRank(t.finish) {
+		t.finish = f
+	}
+	if s := matchedStop(t.opts.StopSequences, ch.StopReason, ch.MatchedStop); s != "" {
+		t.stopSeq = s
+	}
+	return nil
+}
+
+func (t *StreamTranslator) takeUsage(u *ChatUsage) {
+	if u != nil {
+		t.usage = u
+	}
+}
+
+// content writes think-tag output: thinking first, then text.
+func (t *StreamTranslator) content(thinking, text string) error {
+	if thinking != "" {
+		if err := t.thinking(thinking, ""); err != nil {
+			return err
+		}
+	}
+	if text != "" {
+		return t.text(text)
+	}
+	return nil
 }
 
 // Finish ends the stream: open blocks are closed, held-back tool calls
@@ -208,18 +294,70 @@ func (t *StreamTranslator) Finish() error {
 	if err := t.start("", ""); err != nil {
 		return err
 	}
+	if err := t.content(t.think.flush()); err != nil {
+		return err
+	}
 	if err := t.flushTools(); err != nil {
 		return err
 	}
+	for _, st := range t.tools {
+		if st.truncated && !cutOff(t.finish) {
+			return t.Fail("api_error", fmt.Sprintf("upstream tool call %q ended before its arguments were complete", st.name))
+		}
+	}
 	t.closeOpen()
 	t.done = true
-	stop := StopReason(t.finish, len(t.tools) > 0)
-	if t.refused && t.finish != "length" {
+	stop, seq := StopReason(t.finish, len(t.tools) > 0), ""
+	switch {
+	case t.refused && !cutOff(t.finish):
 		stop = "refusal"
+	case t.stopSeq != "" && stop == "end_turn":
+		stop, seq = "stop_sequence", t.stopSeq
 	}
-	t.w.MessageDelta(stop, ConvertUsage(t.usage))
+	messageDelta(t.w, stop, seq, ConvertUsage(t.usage))
 	t.w.MessageStop()
 	return t.w.Err()
+}
+
+// messageDelta writes message_delta; a non-empty seq is the stop
+// sequence that matched (EventWriter.MessageDelta always writes null).
+func messageDelta(w *anthropic.EventWriter, stop, seq string, u anthropic.Usage) {
+	if seq == "" {
+		w.MessageDelta(stop, u)
+		return
+	}
+	var d struct {
+		Type  string `json:"type"`
+		Delta struct {
+			StopReason   string `json:"stop_reason"`
+			StopSequence string `json:"stop_sequence"`
+		} `json:"delta"`
+		Usage anthropic.Usage `json:"usage"`
+	}
+	d.Type, d.Delta.StopReason, d.Delta.StopSequence, d.Usage = "message_delta", stop, seq, u
+	w.Event("message_delta", d)
+}
+
+// thinkingDelta writes a thinking_delta.
+func thinkingDelta(w *anthropic.EventWriter, index int, s string) {
+	stringDelta(w, index, "thinking_delta", "thinking", s)
+}
+
+// signatureDelta writes a signature_delta, which Anthropic sends last in
+// a thinking block.
+func signatureDelta(w *anthropic.EventWriter, index int, sig string) {
+	stringDelta(w, index, "signature_delta", "signature", sig)
+}
+
+// stringDelta writes a content_block_delta whose delta is
+// {"type": typ, key: value}, type first as Anthropic writes it.
+func stringDelta(w *anthropic.EventWriter, index int, typ, key, value string) {
+	delta := anthropic.AppendString([]byte(`{"type":"`+typ+`","`+key+`":`), value, false)
+	w.Event("content_block_delta", struct {
+		Type  string          `json:"type"`
+		Index int             `json:"index"`
+		Delta json.RawMessage `json:"delta"`
+	}{"content_block_delta", index, append(delta, '}')})
 }
 
 // Fail ends the stream with an Anthropic error event and returns the
@@ -258,45 +396,49 @@ func (t *StreamTranslator) openBlock(k blockKind, b anthropic.ContentBlock) {
 }
 
 func (t *StreamTranslator) closeOpen() {
-	if t.open == blockNone {
+	switch t.open {
+	case blockNone:
 		return
-	}
-	t.w.BlockStop(t.openIdx)
-	if t.open == blockTool {
+	case blockThinking:
+		signatureDelta(t.w, t.openIdx, t.thinkSig)
+	case blockTool:
 		t.tools[t.cur].closed = true
 		t.cur++
 	}
+	t.w.BlockStop(t.openIdx)
 	t.open = blockNone
 }
 
-type thinkingDelta struct {
-	Type  string `json:"type"`
-	Index int    `json:"index"`
-	Delta struct {
-		Type     string `json:"type"`
-		Thinking string `json:"thinking"`
-	} `json:"delta"`
-}
-
-func (t *StreamTranslator) thinking(s string) error {
+// thinking writes reasoning that arrived in field ("" for reasoning that
+// is not to be replayed).
+func (t *StreamTranslator) thinking(s, field string) error {
 	if t.open != blockThinking {
 		if err := t.flushTools(); err != nil {
 			return err
 		}
 		t.openBlock(blockThinking, ThinkingBlock{})
+		t.thinkSig = ReasoningSignature(field)
 	}
-	d := thinkingDelta{Type: "content_block_delta", Index: t.openIdx}
-	d.Delta.Type, d.Delta.Thinking = "thinking_delta", s
-	return t.w.Event("content_block_delta", d)
+	thinkingDelta(t.w, t.openIdx, s)
+	return t.w.Err()
 }
 
 func (t *StreamTranslator) text(s string) error {
 	if t.open != blockText {
+		// Whitespace between tool calls (Qwen's hermes format puts
+		// newlines there) would split them around an empty text block and
+		// close a call whose arguments are still arriving: hold it until
+		// real text follows.
+		if len(t.tools) > 0 && strings.TrimSpace(s) == "" && len(t.space)+len(s) <= maxHeldSpace {
+			t.space += s
+			return nil
+		}
 		if err := t.flushTools(); err != nil {
 			return err
 		}
 		t.openBlock(blockText, anthropic.TextBlock{})
 	}
+	s, t.space = t.space+s, ""
 	return t.w.TextDelta(t.openIdx, s)
 }
 
@@ -306,18 +448,23 @@ func (t *StreamTranslator) toolDelta(d *ToolCallDelta) error {
 	if err != nil {
 		return err
 	}
-	args := d.Function.Arguments
+	args := string(d.Function.Arguments)
 	if st.closed {
 		if strings.TrimSpace(args) == "" {
 			return nil
 		}
-		return t.Fail("api_error", "upstream sent tool call arguments after the call's block was closed")
+		return t.Fail("api_error", fmt.Sprintf("upstream sent arguments for tool call %q after its block was closed", st.name))
 	}
 	if st.id == "" {
 		st.id = d.ID
 	}
-	if st.name == "" {
-		st.name = d.Function.Name
+	switch name := d.Function.Name; {
+	case name == "" || name == st.name:
+	case st.name == "":
+		st.name = name
+	case !st.opened:
+		// A name streamed in fragments; a repeated full name was skipped.
+		st.name += name
 	}
 	st.total += len(args)
 	t.buffered += len(args)
@@ -327,52 +474,74 @@ func (t *StreamTranslator) toolDelta(d *ToolCallDelta) error {
 	if t.buffered > t.lim.MaxBufferedBytes {
 		return t.Fail("api_error", "too many buffered tool call arguments")
 	}
+	st.scan.feed([]byte(args))
+	if st.scan.invalid {
+		return t.Fail("api_error", fmt.Sprintf("upstream tool call %q arguments are not a valid JSON object", st.name))
+	}
 	st.pending = append(st.pending, args...)
 	return t.pump()
 }
 
 func (t *StreamTranslator) toolFor(d *ToolCallDelta) (*toolState, error) {
-	var key int
+	newCall := func(prev *toolState) bool {
+		// A fragment that names a function starts a new call when the
+		// previous call is whole or has another id: some servers number
+		// every call 0, or send calls whole without index or id.
+		if prev.name == "" || d.Function.Name == "" {
+			return false
+		}
+		return prev.scan.complete ||
+			d.ID != "" && prev.id != "" && d.ID != prev.id ||
+			d.Index == nil && d.Function.Name != prev.name
+	}
 	switch {
 	case d.Index != nil:
-		key = *d.Index
+		key := *d.Index
 		if key < 0 || key >= t.lim.MaxToolCalls {
 			return nil, t.Fail("api_error", fmt.Sprintf("tool call index %d out of range", key))
 		}
+		st := t.byKey[key]
+		if st != nil && !newCall(st) {
+			return st, nil
+		}
+		st, err := t.newTool()
+		if err == nil {
+			t.byKey[key] = st
+		}
+		return st, err
 	case d.ID != "":
-		// No index: match by id, else a new call.
 		for _, st := range t.tools {
 			if st.id == d.ID {
 				return st, nil
 			}
 		}
-		key = -1 - len(t.tools)
+		return t.newTool()
 	case len(t.tools) > 0:
-		return t.tools[len(t.tools)-1], nil
-	default:
-		key = -1
+		if last := t.tools[len(t.tools)-1]; !newCall(last) {
+			return last, nil
+		}
 	}
-	if st := t.byKey[key]; st != nil {
-		return st, nil
-	}
+	return t.newTool()
+}
+
+func (t *StreamTranslator) newTool() (*toolState, error) {
 	if len(t.tools) >= t.lim.MaxToolCalls {
 		return nil, t.Fail("api_error", "too many tool calls")
 	}
 	st := &toolState{}
-	t.byKey[key] = st
 	t.tools = append(t.tools, st)
 	return st, nil
 }
 
-// pump opens the current tool's block once its name is known, streams its
-// pending arguments, and moves on to the next call once the current one's
-// arguments form a complete JSON object.
+// pump opens the current tool's block once its name is known and its
+// arguments have begun, streams its pending arguments, and moves on to the
+// next call once the current one's arguments form a complete JSON object.
 func (t *StreamTranslator) pump() error {
 	for t.cur < len(t.tools) {
 		st := t.tools[t.cur]
 		if !st.opened {
-			if st.name == "" {
-				return nil
+			if st.name == "" || !st.scan.started {
+				return t.w.Err()
 			}
 			t.openTool(st)
 		}
@@ -390,6 +559,11 @@ func (t *StreamTranslator) openTool(st *toolState) {
 		st.id = t.opts.newID("toolu_")
 	}
 	st.opened = true
+	// Leading whitespace before the object is dropped, as Anthropic's
+	// partial_json never starts with any.
+	trimmed := bytes.TrimLeft(st.pending, " \t\r\n")
+	t.buffered -= len(st.pending) - len(trimmed)
+	st.pending = trimmed
 	t.openBlock(blockTool, ToolUseBlock{ID: st.id, Name: st.name})
 }
 
@@ -397,10 +571,9 @@ func (t *StreamTranslator) emitPending(st *toolState) {
 	if len(st.pending) == 0 {
 		return
 	}
-	st.scan.feed(st.pending)
 	t.w.InputJSONDelta(t.openIdx, string(st.pending))
 	t.buffered -= len(st.pending)
-	st.pending = nil
+	st.pending = st.pending[:0]
 }
 
 // flushTools emits every remaining tool call, each as a complete block.
@@ -414,74 +587,78 @@ func (t *StreamTranslator) flushTools() error {
 			t.openTool(st)
 		}
 		t.emitPending(st)
+		st.truncated = st.scan.started && !st.scan.complete
 		t.closeOpen()
 	}
 	return t.w.Err()
 }
 
-// objectScanner tracks whether a streamed JSON text is a complete object.
-type objectScanner struct {
-	depth    int
-	started  bool
-	inStr    bool
-	esc      bool
-	complete bool
-	invalid  bool
+// finishIsError reports finish reasons that mean the reply failed:
+// OpenRouter's "error", GLM's "network_error", SGLang's "abort".
+func finishIsError(f string) bool {
+	return f == "error" || f == "network_error" || f == "abort"
 }
 
-func (s *objectScanner) feed(b []byte) {
-	for _, c := range b {
-		if s.complete || s.invalid {
-			return
-		}
-		if s.inStr {
-			switch {
-			case s.esc:
-				s.esc = false
-			case c == '\\':
-				s.esc = true
-			case c == '"':
-				s.inStr = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\r', '\n':
-		case '"':
-			s.inStr = true
-		case '{', '[':
-			s.depth++
-			s.started = true
-		case '}', ']':
-			s.depth--
-			if s.depth == 0 && s.started {
-				s.complete = true
-			}
-		default:
-			if !s.started {
-				// Not an object: never call it complete early.
-				s.invalid = true
-			}
-		}
-		if !s.started && s.inStr {
-			s.invalid = true
+// finishRank orders finish reasons by significance, for replies whose
+// choices finish differently.
+func finishRank(f string) int {
+	switch f {
+	case "":
+		return 0
+	case "tool_calls", "function_call", "tool_use":
+		return 2
+	case "content_filter", "sensitive":
+		return 3
+	case "length", "max_tokens", "model_context_window_exceeded":
+		return 4
+	}
+	return 1
+}
+
+// matchedStop returns the stop sequence the upstream says ended the reply,
+// if it is one of the request's.
+func matchedStop(stops []string, raws ...json.RawMessage) string {
+	for _, raw := range raws {
+		var s string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil && slices.Contains(stops, s) {
+			return s
 		}
 	}
+	return ""
+}
+
+// cutOff reports finish reasons for a reply cut off by a token limit,
+// which may leave a tool call's arguments incomplete, as Anthropic's
+// max_tokens does.
+func cutOff(f string) bool {
+	r := StopReason(f, false)
+	return r == "max_tokens" || r == "model_context_window_exceeded"
 }
 
 func errorType(e *ChatError) string {
 	s := strings.ToLower(e.Type + " " + string(e.Code))
 	switch {
-	case strings.Contains(s, "rate_limit") || strings.Contains(s, "429"):
+	case strings.Contains(s, "rate_limit") || strings.Contains(s, "429") || strings.Contains(strings.ToLower(e.Message), "rate limit"):
 		return "rate_limit_error"
-	case strings.Contains(s, "overload") || strings.Contains(s, "503"):
+	case strings.Contains(s, "overload") || strings.Contains(s, "503") || strings.Contains(s, "529"):
 		return "overloaded_error"
-	case strings.Contains(s, "invalid_request") || strings.Contains(s, "context_length"):
+	case strings.Contains(s, "context_length") || strings.Contains(s, "invalid_request"):
 		return "invalid_request_error"
 	case strings.Contains(s, "auth") || strings.Contains(s, "401"):
 		return "authentication_error"
 	}
 	return "api_error"
+}
+
+// errorMessage is e's message, or a description when it has none.
+func errorMessage(e *ChatError) string {
+	if e.Message != "" {
+		return e.Message
+	}
+	if e.Type != "" || len(e.Code) > 0 {
+		return strings.TrimSpace("upstream error " + e.Type + " " + string(e.Code))
+	}
+	return "upstream error"
 }
 
 func truncate(s string, n int) string {

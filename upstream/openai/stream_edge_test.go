@@ -22,17 +22,30 @@ func TestStreamEdgeCases(t *testing.T) {
 		wantErr  string // substring of the error event; "" = clean end
 		contains []string
 	}{{
-		name: "text after an unfinished tool call flushes it",
+		name: "text after an unfinished tool call flushes it, then a cut-off reply may end so",
 		in: chunkLine(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"x\""}}]}`) +
 			chunkLine(`{"tool_calls":[{"index":1,"id":"b","function":{"name":"g","arguments":"{}"}}]}`) +
-			chunkLine(`{"content":"after"}`) + "data: [DONE]\n\n",
-		contains: []string{`"index":1,"content_block":{"type":"tool_use","id":"b"`, `"index":2,"content_block":{"type":"text"`},
+			chunkLine(`{"content":"after"}`) + `data: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}` + "\n\ndata: [DONE]\n\n",
+		contains: []string{`"index":1,"content_block":{"type":"tool_use","id":"b"`, `"index":2,"content_block":{"type":"text"`, `"stop_reason":"max_tokens"`},
+	}, {
+		name: "an unfinished tool call is an error unless the reply was cut off",
+		in: chunkLine(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"x\""}}]}`) +
+			chunkLine(`{"content":"after"}`) + `data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n",
+		wantErr: `tool call \"f\" ended before its arguments were complete`,
+	}, {
+		name:    "arguments that are not an object",
+		in:      chunkLine(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"[1]"}}]}`),
+		wantErr: `tool call \"f\" arguments are not a valid JSON object`,
+	}, {
+		name:    "arguments that turn invalid mid-way",
+		in:      chunkLine(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"a\":"}}]}`) + chunkLine(`{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}`),
+		wantErr: `are not a valid JSON object`,
 	}, {
 		name: "fragment after closed block",
 		in: chunkLine(`{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]}`) +
 			chunkLine(`{"tool_calls":[{"index":0,"function":{"arguments":"  "}}]}`) +
 			chunkLine(`{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]}`),
-		wantErr: "after the call's block was closed",
+		wantErr: "after its block was closed",
 	}, {
 		name:    "index out of range",
 		opts:    Options{Limits: Limits{MaxToolCalls: 2}},
@@ -157,7 +170,8 @@ func TestStreamWriterError(t *testing.T) {
 func TestObjectScanner(t *testing.T) {
 	for in, want := range map[string]bool{
 		`{}`: true, `{"a":"}"}`: true, `{"a":"\"}"`: false, `{"a":{"b":[1,2]}}`: true,
-		`{"a":`: false, `[1]`: true, `"{}"`: false, `1`: false, `  {"a":"\\"}`: true,
+		`{"a":`: false, `[1]`: false, `"{}"`: false, `1`: false, `  {"a":"\\"}`: true,
+		`{"n":-0.5e+10,"t":true,"f":false,"z":null,"u":"\u00e9"} `: true,
 	} {
 		// Byte by byte and whole must agree.
 		var whole, split objectScanner

@@ -64,47 +64,13 @@ func TestStreamGolden(t *testing.T) {
 	}
 }
 
-// checkStream verifies the structural rules of an Anthropic stream: one
-// message_start first, at most one open block, continuous indices, and a
-// message_delta/message_stop (or error) ending.
+// checkStream verifies the structural rules of an Anthropic stream (see
+// checkStreamRules) and its ending: message_start first, then
+// message_delta and message_stop (or, when wantError, an error event
+// last).
 func checkStream(t *testing.T, s string, wantError bool) {
 	t.Helper()
-	rd := anthropic.NewReader(strings.NewReader(s), 0, 0)
-	var names []string
-	open, next := -1, 0
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, ev.Name)
-		typ, err := anthropic.DecodeType(ev.Data)
-		if err != nil || typ != ev.Name {
-			t.Fatalf("event %s has type %q (%v)", ev.Name, typ, err)
-		}
-		var idx struct{ Index int }
-		_ = jsonUnmarshal(ev.Data, &idx)
-		switch ev.Name {
-		case "content_block_start":
-			if open >= 0 || idx.Index != next {
-				t.Fatalf("block %d started while %d open, next %d", idx.Index, open, next)
-			}
-			open = idx.Index
-			next++
-		case "content_block_delta":
-			if idx.Index != open {
-				t.Fatalf("delta for %d while %d open", idx.Index, open)
-			}
-		case "content_block_stop":
-			if idx.Index != open {
-				t.Fatalf("stop for %d while %d open", idx.Index, open)
-			}
-			open = -1
-		}
-	}
+	names := checkStreamRules(t, s)
 	if len(names) == 0 {
 		t.Fatal("no events")
 	}
@@ -115,7 +81,7 @@ func checkStream(t *testing.T, s string, wantError bool) {
 		}
 		return
 	}
-	if names[0] != "message_start" || last != "message_stop" || names[len(names)-2] != "message_delta" || open >= 0 {
+	if names[0] != "message_start" || last != "message_stop" || names[len(names)-2] != "message_delta" {
 		t.Fatalf("bad event sequence %v", names)
 	}
 }

@@ -1,10 +1,14 @@
 package openai
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"path"
+	"strings"
+	"unicode/utf8"
 )
 
 // ChatRequest is a Chat Completions request body.
@@ -33,22 +37,35 @@ type StreamOptions struct {
 // ChatMessage is one request message. Content is a string, a []ContentPart
 // or nil (an assistant message that only calls tools).
 type ChatMessage struct {
-	Role       string     `json:"role"`
-	Content    any        `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+	// ReasoningContent and Reasoning replay an earlier reply's reasoning on
+	// an assistant message that called tools: DeepSeek's thinking mode and
+	// Kimi answer 400 without it. Only the field the upstream itself used
+	// is set (see [ReasoningSignature]).
+	ReasoningContent *string    `json:"reasoning_content,omitempty"`
+	Reasoning        *string    `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string     `json:"tool_call_id,omitempty"`
 }
 
-// ContentPart is a text or image_url part of a user message.
+// ContentPart is a text, image_url or file part of a user message.
 type ContentPart struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *ImageURL `json:"image_url,omitempty"`
+	File     *FilePart `json:"file,omitempty"`
 }
 
 // ImageURL is an image reference: an http(s) URL or a data URL.
 type ImageURL struct {
 	URL string `json:"url"`
+}
+
+// FilePart is an inline file (a PDF document) as a data URL.
+type FilePart struct {
+	Filename string `json:"filename,omitempty"`
+	FileData string `json:"file_data"`
 }
 
 // ToolCall is a function call made by the assistant.
@@ -60,8 +77,57 @@ type ToolCall struct {
 
 // FunctionCall is the name and JSON-encoded arguments of a call.
 type FunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Name      string    `json:"name"`
+	Arguments Arguments `json:"arguments"`
+}
+
+// Arguments is a call's JSON-encoded arguments. The wire form is a string;
+// a few servers send the object itself, which decodes to its compact text.
+type Arguments string
+
+// UnmarshalJSON accepts a string, an object or array (kept as compact
+// JSON text) or null.
+func (a *Arguments) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || bytes.Equal(b, []byte("null")):
+		*a = ""
+	case b[0] == '"':
+		s, err := unquote(b)
+		if err != nil {
+			return err
+		}
+		*a = Arguments(s)
+	default:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		*a = Arguments(buf.String())
+	}
+	return nil
+}
+
+// unquote decodes a JSON string. Streamed fragments are short and rarely
+// escaped, so those are sliced out directly rather than decoded again by
+// encoding/json (which already validated them), the main cost of a chunk.
+func unquote(b []byte) (string, error) {
+	if len(b) >= 2 && b[len(b)-1] == '"' {
+		inner := b[1 : len(b)-1]
+		plain := utf8.Valid(inner)
+		for _, c := range inner {
+			if c == '\\' || c == '"' || c < 0x20 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(inner), nil
+		}
+	}
+	var s string
+	err := json.Unmarshal(b, &s)
+	return s, err
 }
 
 // ChatTool is a function tool definition.
@@ -75,6 +141,7 @@ type ChatFunction struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
 }
 
 // NamedToolChoice forces one function.
@@ -92,6 +159,10 @@ type ChatResponse struct {
 	Choices []ChatChoice `json:"choices"`
 	Usage   *ChatUsage   `json:"usage"`
 	Error   *ChatError   `json:"error"`
+	// Object and Message carry vLLM's bare error shape
+	// ({"object":"error","message":...}).
+	Object  string `json:"object"`
+	Message string `json:"message"`
 }
 
 // ChatChoice is one completion choice.
@@ -99,36 +170,104 @@ type ChatChoice struct {
 	Index        int             `json:"index"`
 	Message      ResponseMessage `json:"message"`
 	FinishReason string          `json:"finish_reason"`
+	// StopReason (vLLM) and MatchedStop (SGLang) name the stop string that
+	// ended the reply, or the stop token's id.
+	StopReason  json.RawMessage `json:"stop_reason"`
+	MatchedStop json.RawMessage `json:"matched_stop"`
+	// Usage is where Moonshot (Kimi) reports usage.
+	Usage *ChatUsage `json:"usage"`
 }
 
 // ResponseMessage is the assistant message of a response.
 type ResponseMessage struct {
-	Role    string  `json:"role"`
-	Content *string `json:"content"`
-	// ReasoningContent is DeepSeek's (and vLLM's, Kimi's, GLM's) reasoning
-	// field; Reasoning is OpenRouter's (and Ollama's).
+	Role    string      `json:"role"`
+	Content FlexContent `json:"content"`
+	// ReasoningContent is DeepSeek's (and Kimi's, GLM's, older vLLM's)
+	// reasoning field; Reasoning is OpenRouter's (and Ollama's, newer
+	// vLLM's).
 	ReasoningContent string     `json:"reasoning_content"`
 	Reasoning        string     `json:"reasoning"`
 	Refusal          string     `json:"refusal"`
 	ToolCalls        []ToolCall `json:"tool_calls"`
 }
 
+// FlexContent is message or delta content. The wire form is a string or
+// null; Mistral's reasoning models send an array of parts instead, text
+// parts and "thinking" parts whose thinking is a string or text parts.
+type FlexContent struct {
+	Text     string
+	Thinking string
+}
+
+// UnmarshalJSON accepts null, a string or an array of parts; unknown part
+// types are ignored.
+func (c *FlexContent) UnmarshalJSON(b []byte) error {
+	*c = FlexContent{}
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || bytes.Equal(b, []byte("null")):
+		return nil
+	case b[0] == '"':
+		var err error
+		c.Text, err = unquote(b)
+		return err
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	var text, thinking strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			text.WriteString(p.Text)
+		case "thinking":
+			var inner FlexContent
+			if err := inner.UnmarshalJSON(p.Thinking); err != nil {
+				return err
+			}
+			thinking.WriteString(inner.Text)
+		}
+	}
+	c.Text, c.Thinking = text.String(), thinking.String()
+	return nil
+}
+
 // ChatUsage is token accounting. DeepSeek reports cache hits in
-// PromptCacheHitTokens, OpenAI in PromptTokensDetails.CachedTokens.
+// PromptCacheHitTokens, OpenAI and OpenRouter in
+// PromptTokensDetails.CachedTokens (OpenRouter adds cache writes).
 type ChatUsage struct {
 	PromptTokens         int `json:"prompt_tokens"`
 	CompletionTokens     int `json:"completion_tokens"`
 	PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"`
 	PromptTokensDetails  *struct {
-		CachedTokens int `json:"cached_tokens"`
+		CachedTokens     int `json:"cached_tokens"`
+		CacheWriteTokens int `json:"cache_write_tokens"`
 	} `json:"prompt_tokens_details"`
 }
 
 // ChatError is an error object, in an error response or a stream chunk.
+// Code is a string or a number depending on the server.
 type ChatError struct {
 	Message string          `json:"message"`
 	Type    string          `json:"type"`
 	Code    json.RawMessage `json:"code"`
+}
+
+// UnmarshalJSON accepts the object form and the bare string some servers
+// send ({"error": "model not found"}).
+func (e *ChatError) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		*e = ChatError{}
+		return json.Unmarshal(b, &e.Message)
+	}
+	type plain ChatError
+	return json.Unmarshal(b, (*plain)(e))
 }
 
 // Chunk is one streamed chat.completion.chunk (or an error object).
@@ -138,6 +277,26 @@ type Chunk struct {
 	Choices []ChunkChoice `json:"choices"`
 	Usage   *ChatUsage    `json:"usage"`
 	Error   *ChatError    `json:"error"`
+	// Object, Message, Type and Code carry vLLM's bare error shape.
+	Object  string          `json:"object"`
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
+	// XGroq is where Groq reports usage in the final chunk.
+	XGroq *struct {
+		Usage *ChatUsage `json:"usage"`
+	} `json:"x_groq"`
+}
+
+// err returns the chunk's error, in whichever shape it came.
+func (c *Chunk) err() *ChatError {
+	if c.Error != nil {
+		return c.Error
+	}
+	if c.Object == "error" {
+		return &ChatError{Message: c.Message, Type: c.Type, Code: c.Code}
+	}
+	return nil
 }
 
 // ChunkChoice is one choice of a chunk.
@@ -145,12 +304,21 @@ type ChunkChoice struct {
 	Index        int        `json:"index"`
 	Delta        ChunkDelta `json:"delta"`
 	FinishReason *string    `json:"finish_reason"`
+	// StopReason (vLLM) and MatchedStop (SGLang) name the stop string that
+	// ended the reply.
+	StopReason  json.RawMessage `json:"stop_reason"`
+	MatchedStop json.RawMessage `json:"matched_stop"`
+	// Usage is where Moonshot (Kimi) reports usage.
+	Usage *ChatUsage `json:"usage"`
+	// Error is OpenRouter's per-choice error, sent with finish_reason
+	// "error".
+	Error *ChatError `json:"error"`
 }
 
 // ChunkDelta is the incremental part of a chunk.
 type ChunkDelta struct {
 	Role             string          `json:"role"`
-	Content          string          `json:"content"`
+	Content          FlexContent     `json:"content"`
 	ReasoningContent string          `json:"reasoning_content"`
 	Reasoning        string          `json:"reasoning"`
 	Refusal          string          `json:"refusal"`
@@ -164,8 +332,8 @@ type ToolCallDelta struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+		Name      string    `json:"name"`
+		Arguments Arguments `json:"arguments"`
 	} `json:"function"`
 }
 
@@ -204,7 +372,8 @@ func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
 }
 
 // ThinkingBlock is Anthropic's thinking content block. Upstream reasoning
-// carries no signature, so Signature is always empty.
+// carries no Anthropic signature; Signature holds webgate's marker instead
+// (see [ReasoningSignature]).
 type ThinkingBlock struct {
 	Thinking  string `json:"thinking"`
 	Signature string `json:"signature"`
@@ -222,22 +391,52 @@ func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
 	}{"thinking", b.Thinking, b.Signature})
 }
 
-// ModelRule maps client model names matching Pattern (path.Match syntax,
-// e.g. "claude-*") to Model.
+// SignaturePrefix starts the signature of every thinking block made from
+// a Chat Completions upstream's reasoning. What follows names the field
+// the reasoning came in ("reasoning_content" or "reasoning"), so that when
+// the block comes back in the conversation it is replayed in that same
+// field; an empty name (reasoning from <think> tags or Mistral's thinking
+// parts) is never replayed. The value is opaque to clients, which send it
+// back unchanged, and it is not an Anthropic signature: a real Anthropic
+// upstream would reject it, as it rejects any thinking it did not sign.
+const SignaturePrefix = "webgate-openai:"
+
+// ReasoningSignature returns the signature for reasoning that arrived in
+// field ("" when it is not to be replayed).
+func ReasoningSignature(field string) string { return SignaturePrefix + field }
+
+// replayField returns the field a thinking block's reasoning is replayed
+// in, or "" for a block that is not ours or not to be replayed.
+func replayField(signature string) string {
+	f, ok := strings.CutPrefix(signature, SignaturePrefix)
+	if !ok || (f != fieldReasoningContent && f != fieldReasoning) {
+		return ""
+	}
+	return f
+}
+
+const (
+	fieldReasoningContent = "reasoning_content"
+	fieldReasoning        = "reasoning"
+)
+
+// ModelRule maps client model names matching Pattern to Model.
 type ModelRule struct {
 	Pattern string `yaml:"pattern" json:"pattern"`
 	Model   string `yaml:"model" json:"model"`
 }
 
 // ModelMap is an ordered list of rules; the first match wins and an
-// unmatched name passes through unchanged.
+// unmatched name passes through unchanged. Patterns use path.Match syntax
+// except that * and ? also match "/", so "*" catches every name,
+// "anthropic/claude-sonnet-4" included.
 type ModelMap []ModelRule
 
 // Validate reports a malformed pattern or an empty target.
 func (m ModelMap) Validate() error {
 	for i, r := range m {
-		if _, err := path.Match(r.Pattern, ""); err != nil {
-			return fmt.Errorf("model map[%d]: pattern %q: %w", i, r.Pattern, err)
+		if _, err := path.Match(r.Pattern, ""); err != nil || r.Pattern == "" {
+			return fmt.Errorf("model map[%d]: pattern %q is not a valid glob", i, r.Pattern)
 		}
 		if r.Model == "" {
 			return fmt.Errorf("model map[%d]: pattern %q: empty model", i, r.Pattern)
@@ -248,8 +447,14 @@ func (m ModelMap) Validate() error {
 
 // Map returns the upstream model for name.
 func (m ModelMap) Map(name string) string {
+	if len(m) == 0 {
+		return name
+	}
+	// path.Match stops * and ? at "/"; model names are not paths, so
+	// slashes are swapped for a byte no model name or pattern contains.
+	n := strings.ReplaceAll(name, "/", "\x00")
 	for _, r := range m {
-		if ok, err := path.Match(r.Pattern, name); err == nil && ok {
+		if ok, err := path.Match(strings.ReplaceAll(r.Pattern, "/", "\x00"), n); err == nil && ok {
 			return r.Model
 		}
 	}
@@ -264,14 +469,28 @@ type Options struct {
 	// OpenAI's reasoning models require; most compatible servers want
 	// max_tokens (the default).
 	MaxCompletionTokens bool
-	// Model, when set, is the model name reported back to the client;
-	// otherwise the upstream's own model name is reported.
+	// Model, when set, is the model name reported back to the client
+	// (the name the client asked for); otherwise the upstream's own model
+	// name is reported.
 	Model string
+	// StopSequences are the request's stop_sequences. When the upstream
+	// names the one that matched (vLLM's stop_reason, SGLang's
+	// matched_stop), the reply reports stop_reason "stop_sequence" with it,
+	// as Anthropic does; otherwise a stop is end_turn.
+	StopSequences []string
+	// KeepThinkTags leaves a reply that opens with <think>...</think> as
+	// text. By default that leading section becomes a thinking block, the
+	// form GLM-Z1, MiniMax and reasoning models served without a reasoning
+	// parser use.
+	KeepThinkTags bool
 	// NewID returns a fresh id with the given prefix ("msg_", "toolu_").
 	// Nil selects random ids; tests set it for deterministic output.
 	NewID func(prefix string) string
 	// Limits bound stream translation; zero fields select defaults.
 	Limits Limits
+	// Logger receives debug records about request members dropped in
+	// translation. Nil discards them.
+	Logger *slog.Logger
 }
 
 func (o *Options) newID(prefix string) string {
