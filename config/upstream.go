@@ -33,9 +33,12 @@ type Upstream struct {
 	// requests through untouched. Kind openai always emulates, since Chat
 	// Completions has no server tools.
 	Emulate string `yaml:"emulate"`
-	// Models maps client model names to upstream model names, first match
-	// wins; a name no rule matches is sent unchanged. Patterns use shell
-	// glob syntax, for example {pattern: "claude-*", model: "qwen3-coder"}.
+	// Models, for kind openai, maps client model names to upstream model
+	// names, first match wins; a name no rule matches is sent unchanged,
+	// and replies always report the name the client asked for. Patterns
+	// use shell glob syntax, for example {pattern: "claude-*", model:
+	// "qwen3-coder"}. Kind anthropic refuses it: its requests are
+	// forwarded as the client sent them.
 	Models []ModelRule `yaml:"models"`
 	// MaxIterations caps the upstream calls of one emulated turn. When the
 	// model still wants to search or fetch after this many, the response
@@ -203,6 +206,9 @@ func (u *Upstream) validate() []error {
 	}
 	if u.MaxIterations < 1 || u.MaxIterations > 100 {
 		errs = append(errs, fmt.Errorf("upstream.max_iterations: %d must be between 1 and 100", u.MaxIterations))
+	}
+	if len(u.Models) > 0 && u.Kind == "anthropic" {
+		errs = append(errs, errors.New("upstream.models: only kind openai maps model names; kind anthropic forwards requests as the client sent them"))
 	}
 	for i, r := range u.Models {
 		if _, err := path.Match(r.Pattern, ""); err != nil || r.Pattern == "" {

@@ -278,38 +278,8 @@ func TestNodeClientHTTP(t *testing.T) {
 	cfg := writeConfig(t, fake.URL)
 	bin := build(t)
 
-	cmd := exec.Command(bin, "--config", cfg, "serve", "--listen", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	addr := make(chan string, 1)
-	var logs strings.Builder
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			logs.WriteString(line + "\n")
-			if _, rest, ok := strings.Cut(line, "listening on http://"); ok {
-				addr <- strings.Fields(rest)[0]
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	var base string
-	select {
-	case a := <-addr:
-		base = "http://" + a
-	case err := <-exited:
-		t.Fatalf("webgate serve exited early: %v", err)
-	case <-time.After(time.Minute):
-		t.Fatal("webgate serve did not report its address")
-	}
+	srv := startServe(t, bin, cfg)
+	base := srv.base
 
 	// Without the token the endpoint refuses the client.
 	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{}`))
@@ -339,13 +309,13 @@ func TestNodeClientHTTP(t *testing.T) {
 	}
 
 	// SIGINT shuts the server down cleanly.
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := srv.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case err := <-exited:
+	case err := <-srv.exited:
 		if err != nil {
-			t.Errorf("webgate serve exited with %v after SIGINT\n%s", err, logs.String())
+			t.Errorf("webgate serve exited with %v after SIGINT\n%s", err, srv.logs())
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("webgate serve did not stop after SIGINT")
@@ -453,4 +423,57 @@ func TestSetupCommand(t *testing.T) {
 	if out := run("setup", "cursor", "--write"); !strings.Contains(out, "unchanged "+path) {
 		t.Errorf("second setup --write said:\n%s", out)
 	}
+}
+
+// served is a running `webgate serve`.
+type served struct {
+	cmd    *exec.Cmd
+	base   string
+	exited chan error
+	mu     sync.Mutex
+	log    strings.Builder
+}
+
+func (s *served) logs() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// startServe runs `webgate serve` on a free loopback port and waits for it
+// to report its address. The process is killed when the test ends.
+func startServe(t *testing.T, bin, cfg string) *served {
+	t.Helper()
+	s := &served{cmd: exec.Command(bin, "--config", cfg, "serve", "--listen", "127.0.0.1:0"), exited: make(chan error, 1)}
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			s.mu.Lock()
+			s.log.WriteString(line + "\n")
+			s.mu.Unlock()
+			if _, rest, ok := strings.Cut(line, "listening on http://"); ok {
+				addr <- strings.Fields(rest)[0]
+			}
+		}
+		s.exited <- s.cmd.Wait()
+	}()
+	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case err := <-s.exited:
+		t.Fatalf("webgate serve exited early: %v\n%s", err, s.logs())
+	case <-time.After(time.Minute):
+		t.Fatal("webgate serve did not report its address")
+	}
+	return s
 }

@@ -28,10 +28,19 @@ type Wrapper struct {
 // page" or "search results". Marker text inside content is defused so it
 // cannot imitate a boundary.
 func (w Wrapper) Wrap(what, source, content string) string {
+	return w.WrapID(what, source, nonce(), content)
+}
+
+// WrapID is Wrap with the boundary id chosen by the caller, for content
+// that must be wrapped identically every time it is shown (a tool result
+// replayed to a model in later turns, where a new nonce would defeat the
+// upstream's prompt cache). id must be as unguessable to the content's
+// author as a nonce: a random id made after the content was fetched.
+func (w Wrapper) WrapID(what, source, id, content string) string {
 	if w.Off {
 		return content
 	}
-	begin, end := w.Bounds(what, source)
+	begin, end := bounds(what, source, id)
 	var b strings.Builder
 	b.Grow(len(begin) + len(content) + len(end) + 2)
 	b.WriteString(begin)
@@ -51,7 +60,10 @@ func (w Wrapper) Bounds(what, source string) (begin, end string) {
 	if w.Off {
 		return "", ""
 	}
-	id := nonce()
+	return bounds(what, source, nonce())
+}
+
+func bounds(what, source, id string) (begin, end string) {
 	from := ""
 	if source != "" {
 		from = " from " + source

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/search"
+	upstream "github.com/webgate/webgate/upstream/anthropic"
 )
 
 // Errors the fast path raises before asking the search engine. They are
@@ -107,6 +109,7 @@ func toolErrorText(query string, err error, maxQueryLen int) string {
 func apiError(err error) (int, anthropic.ErrorResponse) {
 	var mbe *http.MaxBytesError
 	var d *policy.Denial
+	var se *emulate.StreamError
 	switch {
 	case errors.Is(err, policy.ErrNoKey), errors.Is(err, policy.ErrBadKey):
 		return http.StatusUnauthorized, anthropic.NewError("authentication_error", d2msg(err))
@@ -116,8 +119,18 @@ func apiError(err error) (int, anthropic.ErrorResponse) {
 		return http.StatusForbidden, anthropic.NewError("permission_error", d.Msg)
 	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge, anthropic.NewError("request_too_large", err.Error())
-	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest):
+	case errors.Is(err, errBadBody), errors.Is(err, anthropic.ErrInvalidRequest),
+		errors.Is(err, emulate.ErrInvalidRequest), errors.Is(err, emulate.ErrInvalidHistory):
 		return http.StatusBadRequest, anthropic.NewError("invalid_request_error", err.Error())
+	case errors.As(err, &se):
+		status, ok := se.Status, se.Status != 0
+		if !ok {
+			status, ok = streamErrorStatus[se.Type]
+		}
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		return status, anthropic.NewError(se.Type, se.Message)
 	case errors.Is(err, errNotFound):
 		return http.StatusNotFound, anthropic.NewError("not_found_error", err.Error())
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
@@ -135,6 +148,28 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
+// isEmulationError reports an error of the emulation that carries its
+// own answer (mapped by apiError or relayed by writeError).
+func isEmulationError(err error) bool {
+	var ue *emulate.UpstreamError
+	var se *emulate.StreamError
+	return errors.As(err, &ue) || errors.As(err, &se) ||
+		errors.Is(err, emulate.ErrInvalidRequest) || errors.Is(err, emulate.ErrInvalidHistory)
+}
+
+// streamErrorStatus is the HTTP status of each Anthropic error type, for
+// an emulated turn that failed before anything was sent.
+var streamErrorStatus = map[string]int{
+	"invalid_request_error": http.StatusBadRequest,
+	"authentication_error":  http.StatusUnauthorized,
+	"permission_error":      http.StatusForbidden,
+	"not_found_error":       http.StatusNotFound,
+	"request_too_large":     http.StatusRequestEntityTooLarge,
+	"rate_limit_error":      http.StatusTooManyRequests,
+	"timeout_error":         http.StatusGatewayTimeout,
+	"overloaded_error":      529,
+}
+
 // d2msg is a refusal's message for the caller.
 func d2msg(err error) string {
 	var d *policy.Denial
@@ -149,8 +184,22 @@ func d2msg(err error) string {
 // with Retry-After on rate limits.
 func WriteError(w http.ResponseWriter, _ *http.Request, err error) { writeError(w, err) }
 
-// writeError writes err as an Anthropic error response.
+// writeError writes err as an Anthropic error response. An upstream's own
+// error answer to an emulated turn is relayed with its status, headers and
+// body, as passthrough relays it.
 func writeError(w http.ResponseWriter, err error) {
+	var ue *emulate.UpstreamError
+	if errors.As(err, &ue) {
+		dst := w.Header()
+		for k, v := range upstream.CleanHeader(ue.Header) {
+			if k != "Content-Length" {
+				dst[k] = v
+			}
+		}
+		w.WriteHeader(ue.Status)
+		_, _ = w.Write(ue.Body)
+		return
+	}
 	status, body := apiError(err)
 	b, _ := anthropic.Marshal(body)
 	h := w.Header()

@@ -52,7 +52,7 @@ func recordingUpstream(t *testing.T, status int, respHeader map[string]string, r
 func TestForwardByteFaithful(t *testing.T) {
 	// Odd spacing, key order and unknown members must survive untouched;
 	// it mentions web_search so the proxy parses it, but it is a real
-	// conversation (two turns) and so goes upstream.
+	// conversation (two turns) and, with emulation off, goes upstream.
 	body := []byte(`{ "model":"claude-x",  "max_tokens":5,"messages":[{"role":"user","content":"Perform a web search for the query: q"},{"role":"assistant","content":"hi"},{"role":"user","content":"more"}],
   "tools":[{"type":"web_search_20250305","name":"web_search"}],"future_field":{"z":1,"a":[1e3, "\u00e9"]}}`)
 	errBody := `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`
@@ -70,7 +70,7 @@ func TestForwardByteFaithful(t *testing.T) {
 			up, got := recordingUpstream(t, http.StatusTooManyRequests, map[string]string{
 				"Content-Type": "application/json", "Retry-After": "7", "request-id": "req_up", "anthropic-ratelimit-requests-remaining": "0",
 			}, errBody)
-			h := newHandler(t, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: up.URL + "/prefix/", APIKey: tt.apiKey}})
+			h := newHandler(t, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: up.URL + "/prefix/", APIKey: tt.apiKey, Emulate: "never"}})
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/messages?beta=true", bytes.NewReader(body))
@@ -251,7 +251,7 @@ func TestFastPathDisabledForwards(t *testing.T) {
 	up, got := recordingUpstream(t, http.StatusOK, nil, `{}`)
 	off := false
 	searcher := results(goResults...)
-	h := newHandler(t, Options{Searcher: searcher, Upstream: config.Upstream{BaseURL: up.URL, WebSearch: config.UpstreamWebSearch{FastPath: &off}}})
+	h := newHandler(t, Options{Searcher: searcher, Upstream: config.Upstream{BaseURL: up.URL, Emulate: "never", WebSearch: config.UpstreamWebSearch{FastPath: &off}}})
 	body := oldStyleBody("golang", true, nil)
 	post(t, h, "/v1/messages", nil, body)
 	if s := <-got; !bytes.Equal(s.Body, body) {

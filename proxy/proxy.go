@@ -1,13 +1,21 @@
 // Package proxy is webgate's Anthropic-compatible Messages API endpoint.
 //
-// It makes Claude Code's WebSearch (a server tool that normally only
-// Anthropic's servers execute) work on any backend: Claude Code runs a
-// search by sending a separate, tiny /v1/messages request whose only job is
-// "search for X". The proxy recognises that request by its shape and answers
-// it itself from webgate's search engine, streaming exactly the events
-// Anthropic would (server_tool_use, web_search_tool_result, a cited text
-// digest). Every other request is forwarded byte for byte to the configured
-// upstream, streamed back unbuffered.
+// It makes Anthropic's web search and web fetch server tools (which
+// normally only Anthropic's servers execute) work on any backend, routing
+// each POST /v1/messages in this order:
+//
+//  1. Claude Code's WebSearch runs a search by sending a separate, tiny
+//     request whose only job is "search for X". The proxy recognises that
+//     request by its shape and answers it itself from webgate's search
+//     engine (the fast path), streaming exactly the events Anthropic would.
+//  2. A request that declares web_search_* or web_fetch_* tools, or whose
+//     history holds their blocks, is emulated (package emulate) when
+//     upstream.emulate says so: webgate runs the tools and the agentic
+//     loop around an upstream that only sees client tools. A history
+//     holding values webgate sealed is always emulated, since no upstream
+//     can read them.
+//  3. Everything else is forwarded byte for byte to the configured
+//     upstream, streamed back unbuffered.
 package proxy
 
 import (
@@ -23,11 +31,14 @@ import (
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/emulate"
+	"github.com/webgate/webgate/emulate/tools"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 	upstream "github.com/webgate/webgate/upstream/anthropic"
+	"github.com/webgate/webgate/upstream/openai"
 )
 
 // Options configures a Handler.
@@ -46,6 +57,10 @@ type Options struct {
 	// Sealer encrypts encrypted_content and encrypted_index; nil builds one
 	// from Upstream.SealKeys (or an ephemeral key when there are none).
 	Sealer *seal.Sealer
+	// Model is the upstream model emulated turns call; nil selects the
+	// one of Upstream.Kind (the Anthropic-compatible upstream itself, or
+	// upstream/openai's Chat Completions translation).
+	Model emulate.Model
 	// Untrusted marks the search results and page passages in the text
 	// the model reads as untrusted; the zero value marks them
 	// (guard.content.mark_untrusted).
@@ -56,15 +71,21 @@ type Options struct {
 
 // Handler serves /v1/messages, /v1/messages/count_tokens and /v1/models.
 type Handler struct {
-	searcher  search.Searcher
-	fetcher   fetch.Getter
-	up        *upstream.Client
-	sealer    *seal.Sealer
-	log       *slog.Logger
-	cfg       config.Upstream
-	ws        config.UpstreamWebSearch
-	fastPath  bool
-	enrichOn  bool
+	searcher search.Searcher
+	fetcher  fetch.Getter
+	up       *upstream.Client
+	sealer   *seal.Sealer
+	log      *slog.Logger
+	cfg      config.Upstream
+	ws       config.UpstreamWebSearch
+	fastPath bool
+	enrichOn bool
+	emu      *emulate.Engine
+	// emulating is upstream.emulate's decision for this upstream; every
+	// turn is emulated when the upstream cannot take Messages requests
+	// at all (kind openai).
+	emulating bool
+	everyTurn bool
 	untrusted guard.Wrapper
 }
 
@@ -91,12 +112,52 @@ func New(opts Options) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{
+	h := &Handler{
 		searcher: opts.Searcher, fetcher: opts.Fetcher, up: up, sealer: s,
 		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
+		emulating: cfg.Emulates(), everyTurn: cfg.Kind == "openai",
 		untrusted: opts.Untrusted,
-	}, nil
+	}
+	model := opts.Model
+	switch {
+	case model != nil:
+	case cfg.Kind == "openai":
+		// Every turn goes through the emulation, whose upstream calls the
+		// Model translates into Chat Completions (with the model map).
+		if model, err = openai.NewModel(cfg, openai.ModelOptions{HTTPClient: opts.HTTPClient, Logger: h.log}); err != nil {
+			return nil, fmt.Errorf("proxy: %w", err)
+		}
+	default:
+		model = up
+	}
+	if h.emu, err = h.newEngine(model); err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
+	return h, nil
+}
+
+// newEngine builds the server tool emulation on the same searcher,
+// fetcher, sealer and enrichment as the fast path.
+func (h *Handler) newEngine(model emulate.Model) (*emulate.Engine, error) {
+	to := tools.Options{
+		Searcher: h.searcher, Getter: h.fetcher, Sealer: h.sealer,
+		EnrichTimeout: h.ws.EnrichTimeout, MaxResults: h.ws.MaxResults, MaxQueryLength: h.ws.MaxQueryLength,
+		Logger: h.log,
+	}
+	if h.enrichOn && h.fetcher != nil {
+		to.Enrich = func(ctx context.Context, query string, results []search.Result) map[int][]string {
+			return enrich(ctx, h.fetcher, h.log, query, results, h.ws.EnrichPages, h.ws.PassagesPerPage)
+		}
+	}
+	box, err := tools.New(to)
+	if err != nil {
+		return nil, err
+	}
+	return emulate.New(emulate.Options{
+		Model: model, Toolbox: box, MaxIterations: h.cfg.MaxIterations,
+		PingInterval: h.ws.PingInterval, Untrusted: h.untrusted, Logger: h.log,
+	})
 }
 
 // Register mounts h on mux at every path it serves.
@@ -118,17 +179,112 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if r.Method == http.MethodPost && h.fastPath && (p == "/v1/messages" || p == "/v1/messages/count_tokens") {
-		if c, ok := h.detectBody(body); ok {
-			if p == "/v1/messages" {
-				h.serveSearch(w, r, c)
-			} else {
-				h.serveCountTokens(w, c)
+	if r.Method == http.MethodPost && (p == "/v1/messages" || p == "/v1/messages/count_tokens") {
+		if h.fastPath {
+			if c, ok := h.detectBody(body); ok {
+				if p == "/v1/messages" {
+					h.serveSearch(w, r, c)
+				} else {
+					h.serveCountTokens(w, c)
+				}
+				return
+			}
+		}
+		if t, ok, err := h.emulation(body); ok {
+			switch {
+			case err != nil:
+				writeError(w, err)
+			case p == "/v1/messages":
+				h.serveEmulated(w, r, t)
+			default:
+				h.serveEmulatedCount(w, body)
 			}
 			return
 		}
 	}
+	if r.Method == http.MethodPost && bytes.Contains(body, sealedMarker) {
+		// Message batches (and anything else below /v1/messages/) cannot
+		// be emulated, and webgate's sealed values must never reach an
+		// upstream, which could not read them anyway.
+		writeError(w, fmt.Errorf("%w: %s: the body holds webgate-sealed encrypted_content or encrypted_index values, which only /v1/messages can restore", anthropic.ErrInvalidRequest, p))
+		return
+	}
+	if h.everyTurn {
+		// A Chat Completions server has no Messages API to forward to.
+		writeError(w, fmt.Errorf("%s %s with upstream.kind openai: %w", r.Method, p, errNotFound))
+		return
+	}
 	h.forward(w, r, body)
+}
+
+// serverToolMarkers are cheap pre-filters: a body that mentions none of
+// them declares no server tool and holds none of their blocks, so an
+// ordinary conversation (often megabytes) is forwarded without a parse.
+var serverToolMarkers = [][]byte{[]byte(`"web_search_`), []byte(`"web_fetch_`), []byte(`"server_tool_use"`), sealedMarker}
+
+// sealedMarker starts every value webgate seals (seal's wg1 format).
+var sealedMarker = []byte(`"wg1.`)
+
+// emulation decides whether a request is emulated. ok reports that the
+// proxy must answer it here (with the turn, or with err when the request
+// cannot be emulated); otherwise it is forwarded untouched.
+func (h *Handler) emulation(body []byte) (t *emulate.Turn, ok bool, err error) {
+	if !h.everyTurn && !containsAny(body, serverToolMarkers) {
+		return nil, false, nil
+	}
+	t, err = h.emu.Prepare(body)
+	if err != nil {
+		// A request this upstream would take as is is its to judge, unless
+		// it carries webgate's sealed values, which must never reach it.
+		if h.everyTurn || h.emulating || bytes.Contains(body, sealedMarker) {
+			return nil, true, err
+		}
+		return nil, false, nil
+	}
+	switch {
+	case h.everyTurn, t.Sealed():
+		return t, true, nil
+	case h.emulating && (t.ServerTools() || t.ServerHistory()):
+		return t, true, nil
+	}
+	return nil, false, nil
+}
+
+func containsAny(b []byte, subs [][]byte) bool {
+	for _, s := range subs {
+		if bytes.Contains(b, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// serveEmulated runs an emulated turn.
+func (h *Handler) serveEmulated(w http.ResponseWriter, r *http.Request, t *emulate.Turn) {
+	w.Header().Set("request-id", newID("req_"))
+	err := t.Serve(r.Context(), w, r.Header)
+	if err == nil {
+		return
+	}
+	if r.Context().Err() != nil {
+		h.log.DebugContext(r.Context(), "client went away before the emulated turn answered")
+		return
+	}
+	if !errors.Is(err, context.DeadlineExceeded) && !isTimeout(err) && !isEmulationError(err) {
+		h.log.WarnContext(r.Context(), "upstream request failed", "err", err)
+		err = fmt.Errorf("%w: %w", errUpstreamUnreachable, err)
+	}
+	writeError(w, err)
+}
+
+// serveEmulatedCount answers count_tokens for an emulated request with
+// webgate's estimate: the request the upstream would count is not the one
+// the client sent (its server tools are replaced and the turn may call the
+// upstream several times), and many backends lack the endpoint.
+func (h *Handler) serveEmulatedCount(w http.ResponseWriter, body []byte) {
+	b, _ := anthropic.Marshal(map[string]int{"input_tokens": estimateTokens(len(body))})
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
 }
 
 // readBody reads the whole body, bounded by max_body_bytes. The proxy must

@@ -64,6 +64,13 @@ func ClientError(err error) (int, anthropic.ErrorResponse) {
 	return http.StatusBadGateway, anthropic.NewError("api_error", "the upstream could not be reached: "+err.Error())
 }
 
+// ClientError implements emulate.ErrorMapper with the function of the
+// same name, so the emulation answers this upstream kind's failures in
+// Anthropic's shape.
+func (m *Model) ClientError(err error) (int, anthropic.ErrorResponse) { return ClientError(err) }
+
+var _ emulate.ErrorMapper = (*Model)(nil)
+
 // statusType maps an upstream status to the client's status and
 // Anthropic error type.
 func statusType(status int) (int, string) {

@@ -1,0 +1,105 @@
+package proxy
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/webgate/webgate/config"
+	up "github.com/webgate/webgate/emulate/emulatetest"
+)
+
+// TestOpenAIKindRouting pins what /v1/messages does with upstream.kind
+// openai beyond the emulation scenarios: a conversation without server
+// tools is translated too (there is nothing to pass through to), failures
+// before the stream are answered in Anthropic's shape with the upstream's
+// status mapped, count_tokens is estimated locally, and paths a Chat
+// Completions server cannot serve are 404 not_found_error rather than
+// being forwarded.
+func TestOpenAIKindRouting(t *testing.T) {
+	plain, _ := json.Marshal(request(nil, userMsg("Say hi.")))
+	tests := []struct {
+		name       string
+		method     string
+		path       string
+		body       []byte
+		step       up.Step
+		wantStatus int
+		wantBody   []string
+		wantCalls  int
+	}{
+		{
+			name: "plain conversation is translated", method: http.MethodPost, path: "/v1/messages", body: plain,
+			step: func(req up.Request) up.Reply {
+				if !req.OpenAI || !strings.Contains(string(req.Raw), `"model":"qwen3-coder"`) || strings.Contains(string(req.Raw), `"tools"`) {
+					t.Errorf("upstream request:\n%s", req.Raw)
+				}
+				return up.Reply{Events: up.Message("end_turn", up.Usage{Input: 5, Output: 2}, up.Text("Hi."))}
+			},
+			wantStatus: http.StatusOK, wantBody: []string{`"text":"Hi."`, `"model":"claude-sonnet-4-5"`, `"stop_reason":"end_turn"`, `"input_tokens":5`}, wantCalls: 1,
+		},
+		{
+			name: "upstream 401 in OpenAI's shape", method: http.MethodPost, path: "/v1/messages", body: plain,
+			step: func(up.Request) up.Reply {
+				return up.Reply{Status: http.StatusUnauthorized, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}
+			},
+			wantStatus: http.StatusUnauthorized, wantBody: []string{`"type":"error"`, `"authentication_error"`, "Incorrect API key provided"}, wantCalls: 1,
+		},
+		{
+			name: "upstream 503", method: http.MethodPost, path: "/v1/messages", body: plain,
+			step: func(up.Request) up.Reply {
+				return up.Reply{Status: http.StatusServiceUnavailable, Body: `{"error":{"message":"busy","type":"server_error"}}`}
+			},
+			wantStatus: 529, wantBody: []string{`"overloaded_error"`, "busy"}, wantCalls: 1,
+		},
+		{
+			name: "untranslatable request", method: http.MethodPost, path: "/v1/messages",
+			body:       []byte(`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}}]}]}`),
+			wantStatus: http.StatusBadRequest, wantBody: []string{`"invalid_request_error"`},
+		},
+		{
+			name: "count_tokens is estimated", method: http.MethodPost, path: "/v1/messages/count_tokens", body: plain,
+			wantStatus: http.StatusOK, wantBody: []string{`"input_tokens":`},
+		},
+		{
+			name: "models is not forwarded", method: http.MethodGet, path: "/v1/models",
+			wantStatus: http.StatusNotFound, wantBody: []string{`"not_found_error"`, "upstream.kind openai"},
+		},
+		{
+			name: "batches are not forwarded", method: http.MethodPost, path: "/v1/messages/batches", body: plain,
+			wantStatus: http.StatusNotFound, wantBody: []string{`"not_found_error"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var steps []up.Step
+			if tt.step != nil {
+				steps = append(steps, tt.step)
+			}
+			var cfg config.Upstream
+			u := newFake(t, "openai", &cfg, steps...)
+			h := newHandler(t, Options{Searcher: results(), Upstream: cfg})
+			req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(string(tt.body)))
+			req.Header.Set("x-api-key", "sk-client")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.wantStatus {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.wantStatus, rec.Body)
+			}
+			for _, w := range tt.wantBody {
+				if !strings.Contains(rec.Body.String(), w) {
+					t.Errorf("body lacks %s: %s", w, rec.Body)
+				}
+			}
+			reqs := u.Requests()
+			if len(reqs) != tt.wantCalls {
+				t.Errorf("upstream called %d times, want %d", len(reqs), tt.wantCalls)
+			}
+			if len(reqs) > 0 && reqs[0].Header.Get("Authorization") != "Bearer sk-client" {
+				t.Errorf("Authorization %q, want the client's key as a bearer token", reqs[0].Header.Get("Authorization"))
+			}
+		})
+	}
+}
