@@ -3,6 +3,7 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +106,37 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("AppendString(%q, true) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// TestAppendStringEveryPosition puts each byte class the encoder treats
+// specially at every offset of a run long enough for the eight-byte skip,
+// so a mistake in the word test cannot hide behind short fuzz inputs.
+func TestAppendStringEveryPosition(t *testing.T) {
+	specials := []string{"\x00", "\x1f", " ", "\x7f", "\"", "\\", "<", ">", "&", "\x80", "\xff", "é", "\u2028", "\u2029", "\xe2\x80", "A"}
+	base := "abcdefghijklmnopqrstuvwx"
+	for _, sp := range specials {
+		for i := 0; i <= len(base); i++ {
+			s := base[:i] + sp + base[i:]
+			want, _ := Marshal(s)
+			if got := appendString(nil, s); !bytes.Equal(got, want) {
+				t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+			}
+			want, _ = json.Marshal(s)
+			if got := AppendString(nil, s, true); !bytes.Equal(got, want) {
+				t.Fatalf("AppendString(%q, true) = %s, want %s", s, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkAppendString encodes a sealed token and a snippet, the bulk of
+// a fast-path answer.
+func BenchmarkAppendString(b *testing.B) {
+	token := "wg1.eph." + strings.Repeat("cXi5xu76Q62J_SbeOOMJfmrgU7RvBStq9-", 20)
+	snippet := "This tutorial introduces the basics of generics in Go. With generics, you can declare and use functions or types that are written to work with any of a set of types provided by calling code."
+	buf := make([]byte, 0, 4096)
+	b.SetBytes(int64(len(token) + len(snippet)))
+	for b.Loop() {
+		buf = appendString(appendString(buf[:0], token), snippet)
+	}
 }

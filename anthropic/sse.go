@@ -78,10 +78,11 @@ type EventWriter struct {
 	// out holds the encoded events not yet written: one event normally,
 	// every event since Hold while held, so a run produced back to back
 	// reaches the connection in a single Write.
-	out []byte
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	out   []byte
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	err   error
+	wrote bool
 }
 
 // outPool recycles EventWriter buffers across requests: a fast-path answer
@@ -99,6 +100,8 @@ func NewEventWriter(w io.Writer, flush func() error) *EventWriter {
 	return &EventWriter{w: w, flush: flush}
 }
 
+var errClosed = errors.New("anthropic: EventWriter used after Close")
+
 // Close returns the writer's buffer to a pool; the writer must not be used
 // afterwards. Events still held are discarded, so Release first.
 func (e *EventWriter) Close() {
@@ -108,7 +111,7 @@ func (e *EventWriter) Close() {
 	}
 	e.out = nil
 	if e.err == nil {
-		e.err = errors.New("anthropic: EventWriter used after Close")
+		e.err = errClosed
 	}
 }
 
@@ -134,6 +137,43 @@ func (e *EventWriter) WriteHeld() error {
 	e.writeOut()
 	return e.err
 }
+
+// TakeHeld returns a copy of the events held and not yet written, and
+// discards them. With Hold, an EventWriter on io.Discard records a run of
+// events once for Replay into many responses.
+func (e *EventWriter) TakeHeld() []byte {
+	b := append([]byte(nil), e.out...)
+	e.out = e.out[:0]
+	return b
+}
+
+// Replay writes events recorded with TakeHeld, with patch copied over the
+// bytes at offset at of p: a recorded run of events may embed one value
+// that changes per response (an id) as a placeholder of the same length.
+// p itself is not modified.
+func (e *EventWriter) Replay(p []byte, at int, patch string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if at < 0 || at+len(patch) > len(p) {
+		e.err = errors.New("anthropic: Replay patch outside the recorded events")
+		return e.err
+	}
+	if e.out == nil {
+		e.out = (*outPool.Get().(*[]byte))[:0]
+	}
+	n := len(e.out)
+	e.out = append(e.out, p...)
+	copy(e.out[n+at:], patch)
+	return e.emit("replay", e.out)
+}
+
+// Pending returns the size of the events held and not yet written.
+func (e *EventWriter) Pending() int { return len(e.out) }
+
+// Written reports whether any event has been written to the underlying
+// writer.
+func (e *EventWriter) Written() bool { return e.wrote }
 
 // Flush flushes the underlying writer now.
 func (e *EventWriter) Flush() error {
@@ -209,6 +249,7 @@ func (e *EventWriter) writeOut() {
 		return
 	}
 	_, err := e.w.Write(e.out)
+	e.wrote = true
 	e.out = e.out[:0]
 	if err != nil {
 		e.err = fmt.Errorf("write events: %w", err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/policy"
+	"github.com/webgate/webgate/server"
 )
 
 // IO is the process's standard streams, injectable for tests.
@@ -107,12 +108,19 @@ func (r *runtime) Logger() *slog.Logger { return r.logger(slog.LevelWarn) }
 
 // serverLogger returns the logger for long-running commands, at the
 // configured level (info by default): a server's access log is what an
-// operator expects to see.
-func (r *runtime) serverLogger() *slog.Logger { return r.logger(slog.LevelInfo) }
+// operator expects to see. Its lines are batched (server.LogWriter) so a
+// busy server does not pay a system call per line; call flush before
+// exiting.
+func (r *runtime) serverLogger() (log *slog.Logger, flush func()) {
+	lw := server.NewLogWriter(r.IO.Stderr, 0)
+	return r.loggerTo(lw, slog.LevelInfo), func() { _ = lw.Flush() }
+}
 
 // logger writes to stderr at def unless --log-level or a log.level other
 // than the default says otherwise, in the configured format.
-func (r *runtime) logger(def slog.Level) *slog.Logger {
+func (r *runtime) logger(def slog.Level) *slog.Logger { return r.loggerTo(r.IO.Stderr, def) }
+
+func (r *runtime) loggerTo(w io.Writer, def slog.Level) *slog.Logger {
 	level, format := def, "text"
 	lv := r.g.LogLevel
 	if r.cfg != nil {
@@ -126,9 +134,9 @@ func (r *runtime) logger(def slog.Level) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(r.IO.Stderr, opts))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(r.IO.Stderr, opts))
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // exitError carries a specific exit code.

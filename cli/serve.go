@@ -30,7 +30,8 @@ func (c *serveCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
-	log := r.serverLogger()
+	log, flushLog := r.serverLogger()
+	defer flushLog()
 	svc, getter, err := buildService(cfg, log)
 	if err != nil {
 		return err

@@ -157,3 +157,20 @@ func BenchmarkHandlerFastPath(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompose is composing one answer (what a search-cache miss
+// adds): the digest, four sealed results and their sealed citations.
+func BenchmarkCompose(b *testing.B) {
+	s := testSealer(b)
+	call := &searchCall{Query: "golang generics tutorial", Tool: anthropic.Tool{Type: "web_search_20250305", Name: "web_search"}}
+	o := &outcome{results: goResults, provider: "fake"}
+	comp := &composer{sealer: s, now: time.Now().UTC(), maxQueryLen: 500}
+	b.ReportAllocs()
+	for b.Loop() {
+		ans, err := comp.compose(call, o, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ans.release()
+	}
+}

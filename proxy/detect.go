@@ -29,6 +29,29 @@ var queryPattern = regexp.MustCompile(`(?is)^\s*(?:please\s*,?\s+)?(?:` +
 	`|web[\s-]*search\s+query` +
 	`)\s*[:：]\s*(.+?)\s*$`)
 
+// claudeCodeInstruction is the exact wording every recorded Claude Code
+// version uses; matching it directly skips the regular expression on the
+// common path.
+const claudeCodeInstruction = "Perform a web search for the query: "
+
+// instructionQuery returns the query of a search instruction, exactly as
+// queryPattern's capture group would.
+func instructionQuery(text string) (string, bool) {
+	if rest, ok := strings.CutPrefix(text, claudeCodeInstruction); ok {
+		// The pattern's \s* around the capture: RE2's \s is [\t\n\f\r ].
+		// A blank query is left to the pattern, which then captures one
+		// whitespace character.
+		if q := strings.Trim(rest, "\t\n\f\r "); q != "" {
+			return q, true
+		}
+	}
+	m := queryPattern.FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
 // detect reports whether req is a search-execution request, and if so
 // returns it. The test is on shape, never on the system prompt:
 //
@@ -75,12 +98,12 @@ func detect(req *anthropic.Request) (*searchCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	m := queryPattern.FindStringSubmatch(text)
-	if m == nil {
+	q, ok := instructionQuery(text)
+	if !ok {
 		return nil, false
 	}
 	return &searchCall{
-		Query:  normalizeQuery(m[1]),
+		Query:  normalizeQuery(q),
 		Tool:   tool,
 		Model:  req.Model,
 		Stream: req.Stream,
@@ -123,7 +146,7 @@ var quotePairs = [][2]string{{`"`, `"`}, {`'`, `'`}, {"`", "`"}, {"“", "”"},
 // normalizeQuery collapses whitespace (newlines included) and removes one
 // level of wrapping quotes.
 func normalizeQuery(q string) string {
-	q = strings.Join(strings.Fields(q), " ")
+	q = collapseSpace(q)
 	for _, p := range quotePairs {
 		if len(q) < len(p[0])+len(p[1]) || !strings.HasPrefix(q, p[0]) || !strings.HasSuffix(q, p[1]) {
 			continue

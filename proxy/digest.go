@@ -1,12 +1,18 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/guard"
@@ -133,13 +139,14 @@ func OpenCitation(s *seal.Sealer, token string) (*SealedCitation, error) {
 	return &c, nil
 }
 
-// segment is a run of the digest text with the citations that support it.
-// Streaming sends each segment's citations as citations_delta events and
-// then its text as one text_delta; the JSON form concatenates them. Both
-// rebuild the same block.
+// segment is a run of the digest text, [start, end) in composed.text,
+// with the citation that supports it (cite is an index into
+// composed.cites, or -1). Streaming sends a segment's citation as a
+// citations_delta and then its text as one text_delta; the JSON form
+// concatenates them. Both rebuild the same block.
 type segment struct {
-	text  string
-	cites []anthropic.Citation
+	start, end int
+	cite       int
 }
 
 // outcome is what the search produced.
@@ -147,7 +154,81 @@ type outcome struct {
 	results  []search.Result
 	provider string
 	passages map[int][]string
-	err      error // nil on success, including zero results
+	// cached reports that the search engine answered from its cache.
+	cached bool
+	err    error // nil on success, including zero results
+}
+
+// composed is a whole answer: the result block (its ToolUseID left for
+// the response to fill in) and the text block cut into segments. Every string in it (text, sealed tokens) is a substring
+// of one of two per-answer strings, so composing costs a few allocations
+// however many results and citations there are.
+type composed struct {
+	result anthropic.WebSearchToolResultBlock
+	text   string
+	segs   []segment
+	cites  []anthropic.Citation
+	// tokens, when not nil, is the pooled buffer the sealed tokens are
+	// views of (see compose); release returns it.
+	tokens *[]byte
+
+	// For an answer that is kept and reused: its blocks 1 and 2 as
+	// stream events, recorded once (see events).
+	once     sync.Once
+	recorded []byte
+	idAt     int
+}
+
+// placeholderToolID stands in for the tool use id in recorded events; it
+// has the length of a real one (see newIDs), which Replay patches over it.
+var placeholderToolID = "srvtoolu_" + strings.Repeat("0", 24)
+
+// writeBlocks writes the answer's blocks 1 (the search result) and 2 (the
+// digest) as stream events.
+func (c *composed) writeBlocks(ew *anthropic.EventWriter, toolID string) {
+	result := c.result
+	result.ToolUseID = toolID
+	ew.BlockStart(1, result)
+	ew.BlockStop(1)
+	ew.BlockStart(2, anthropic.TextBlock{})
+	for _, s := range c.segs {
+		if s.cite >= 0 {
+			ew.CitationsDelta(2, c.cites[s.cite])
+		}
+		ew.TextDelta(2, c.text[s.start:s.end])
+	}
+	ew.BlockStop(2)
+}
+
+// events returns writeBlocks' events with placeholderToolID for the tool
+// use id, and the id's offset, encoded on first use: a reused answer is
+// then copied into each response instead of encoded again.
+func (c *composed) events() ([]byte, int) {
+	c.once.Do(func() {
+		rec := anthropic.NewEventWriter(io.Discard, nil)
+		rec.Hold()
+		c.writeBlocks(rec, placeholderToolID)
+		c.recorded = rec.TakeHeld()
+		rec.Close()
+		// The id precedes the results in block 1's first event, so its
+		// first occurrence is the id whatever the results contain.
+		c.idAt = bytes.Index(c.recorded, []byte(placeholderToolID))
+	})
+	return c.recorded, c.idAt
+}
+
+// release returns the memory of an answer composed without keep. The
+// answer must not be used afterwards.
+func (c *composed) release() {
+	if c.tokens != nil {
+		scratchPool.Put(c.tokens)
+		c.tokens = nil
+	}
+}
+
+// textBlock is the text block as a non-streaming response carries it.
+func (c *composed) textBlock() anthropic.TextBlock {
+	return anthropic.TextBlock{Text: c.text, Citations: c.cites}
 }
 
 // composer turns an outcome into content blocks.
@@ -158,39 +239,155 @@ type composer struct {
 	// untrusted marks the results and passages, which come from the web,
 	// as untrusted data for the model (guard.content.mark_untrusted).
 	untrusted guard.Wrapper
-	// scratch holds one plaintext payload at a time; Seal copies it into
-	// the token, so one buffer serves every result and citation.
-	scratch []byte
 }
 
-// resultBlock builds the web_search_tool_result block.
-func (c *composer) resultBlock(toolID, query string, o *outcome) (anthropic.WebSearchToolResultBlock, error) {
-	b := anthropic.WebSearchToolResultBlock{ToolUseID: toolID}
-	if o.err != nil {
-		b.Error = &anthropic.WebSearchToolResultError{ErrorCode: toolErrorCode(o.err)}
-		return b, nil
+// citeRef is a citation before sealing: the result it points to and the
+// verbatim span it quotes.
+type citeRef struct {
+	result int
+	cited  string
+}
+
+// textBuilder accumulates the digest text and its segments: consecutive
+// plain runs merge into one segment, each cited run is its own.
+type textBuilder struct {
+	b     strings.Builder
+	segs  []segment
+	refs  []citeRef
+	plain bool // the last segment has no citation
+}
+
+func (t *textBuilder) write(parts ...string) {
+	for _, p := range parts {
+		t.b.WriteString(p)
 	}
-	b.Results = make([]anthropic.WebSearchResult, 0, len(o.results))
+}
+
+// startPlain opens (or continues) a run without citation.
+func (t *textBuilder) startPlain() {
+	if !t.plain {
+		t.segs = append(t.segs, segment{start: t.b.Len(), cite: -1})
+		t.plain = true
+	}
+}
+
+// startCited opens a run supported by a citation of result quoting cited.
+func (t *textBuilder) startCited(result int, cited string) {
+	t.segs = append(t.segs, segment{start: t.b.Len(), cite: len(t.refs)})
+	t.refs = append(t.refs, citeRef{result, prefixRunes(cited, maxCitedRunes)})
+	t.plain = false
+}
+
+// scratchPool recycles the buffers payloads are encoded into and tokens
+// sealed into before they become one string.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// compose builds the answer for call from o: the sealed results and the
+// digest with sealed citations. With keep, the answer owns its memory and
+// may be kept; without, its tokens are views of a pooled buffer, which
+// saves copying and allocating them (about 5 KB an answer), and the caller
+// must release the answer once it has been written and never retain any
+// of its strings.
+func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, error) {
+	out := &composed{}
+	if o.err != nil {
+		code := toolErrorCode(o.err)
+		out.result.Error = &anthropic.WebSearchToolResultError{ErrorCode: code}
+		out.text = toolErrorText(call.Query, o.err, c.maxQueryLen)
+		out.segs = []segment{{0, len(out.text), -1}}
+		return out, nil
+	}
+	if len(o.results) == 0 {
+		msg := fmt.Sprintf("No web results found for %q", call.Query)
+		if d := domainNote(call.Tool); d != "" {
+			msg += " " + d
+		}
+		out.text = msg + ". Try a broader or differently worded query."
+		out.segs = []segment{{0, len(out.text), -1}}
+		out.result.Results = []anthropic.WebSearchResult{}
+		return out, nil
+	}
+	n := len(o.results)
+	titles, ages := make([]string, n), make([]string, n)
+	for i, r := range o.results {
+		titles[i], ages[i] = resultTitle(r), pageAge(r)
+	}
+	t := c.digest(call, o, titles, ages)
+	text := t.b.String()
+	// Trailing newlines are trimmed from the last segment, for tidiness.
+	last := &t.segs[len(t.segs)-1]
+	for last.end = len(text); last.end > last.start && text[last.end-1] == '\n'; last.end-- {
+	}
+	out.text, out.segs = text[:last.end], t.segs
+	for i := 0; i < len(t.segs)-1; i++ {
+		t.segs[i].end = t.segs[i+1].start
+	}
+
+	// Seal every result and citation into one buffer, then make it one
+	// string and hand out substrings.
+	sp, tp := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
+	defer func() {
+		scratchPool.Put(sp)
+		if out.tokens == nil { // kept, or failed: the buffer is free
+			scratchPool.Put(tp)
+		}
+	}()
+	scratch, toks := (*sp)[:0], (*tp)[:0]
+	ends := make([]int, 0, n+len(t.refs))
+	var err error
 	for i, r := range o.results {
 		sr := SealedResult{
-			Version: 1, Query: query, URL: r.URL, Title: r.Title, Snippet: r.Snippet,
+			Version: 1, Query: call.Query, URL: r.URL, Title: r.Title, Snippet: r.Snippet,
 			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
 		}
-		var err error
-		if c.scratch, err = sr.appendJSON(c.scratch[:0]); err != nil {
-			return b, fmt.Errorf("encode result %d: %w", i, err)
+		if scratch, err = sr.appendJSON(scratch[:0]); err != nil {
+			return nil, fmt.Errorf("encode result %d: %w", i, err)
 		}
-		tok, err := c.sealer.Seal(purposeResult, c.scratch)
-		if err != nil {
-			return b, fmt.Errorf("seal result %d: %w", i, err)
+		if toks, err = c.sealer.AppendSeal(toks, purposeResult, scratch); err != nil {
+			return nil, fmt.Errorf("seal result %d: %w", i, err)
 		}
-		wr := anthropic.WebSearchResult{Title: resultTitle(r), URL: r.URL, EncryptedContent: tok}
-		if age := pageAge(r); age != "" {
-			wr.PageAge = &age
-		}
-		b.Results = append(b.Results, wr)
+		ends = append(ends, len(toks))
 	}
-	return b, nil
+	for _, ref := range t.refs {
+		sc := SealedCitation{Version: 1, URL: o.results[ref.result].URL, Result: ref.result, CitedText: ref.cited}
+		scratch = sc.appendJSON(scratch[:0])
+		if toks, err = c.sealer.AppendSeal(toks, purposeCitation, scratch); err != nil {
+			return nil, fmt.Errorf("seal citation: %w", err)
+		}
+		ends = append(ends, len(toks))
+	}
+	*sp, *tp = scratch, toks
+	var all string
+	if keep {
+		all = string(toks)
+	} else {
+		all = unsafe.String(unsafe.SliceData(toks), len(toks))
+		out.tokens = tp
+	}
+	token := func(k int) string {
+		start := 0
+		if k > 0 {
+			start = ends[k-1]
+		}
+		return all[start:ends[k]]
+	}
+
+	out.result.Results = make([]anthropic.WebSearchResult, n)
+	for i, r := range o.results {
+		wr := &out.result.Results[i]
+		wr.Title, wr.URL, wr.EncryptedContent = titles[i], r.URL, token(i)
+		if ages[i] != "" {
+			wr.PageAge = &ages[i]
+		}
+	}
+	out.cites = make([]anthropic.Citation, len(t.refs))
+	for k, ref := range t.refs {
+		out.cites[k] = anthropic.Citation{
+			URL: o.results[ref.result].URL, Title: titles[ref.result],
+			EncryptedIndex: token(n + k), CitedText: ref.cited,
+		}
+	}
+	return out, nil
 }
 
 // resultTitle never returns an empty title: Claude Code shows titles as the
@@ -215,95 +412,98 @@ func pageAge(r search.Result) string {
 	return ""
 }
 
-// citation builds a web_search_result_location for text drawn from result i.
-func (c *composer) citation(i int, r search.Result, cited string) (anthropic.Citation, error) {
-	cited = prefixRunes(cited, maxCitedRunes)
-	sc := SealedCitation{Version: 1, URL: r.URL, Result: i, CitedText: cited}
-	c.scratch = sc.appendJSON(c.scratch[:0])
-	tok, err := c.sealer.Seal(purposeCitation, c.scratch)
-	if err != nil {
-		return anthropic.Citation{}, fmt.Errorf("seal citation: %w", err)
+// digest writes the text of a successful search. Claude Code passes only
+// this text (plus the links) to the main model, so it must carry the
+// substance: every result's snippet, numbered to match the links, then the
+// key passages of the top pages when enrichment found any. Snippets and
+// passages carry citations.
+func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *textBuilder {
+	t := &textBuilder{}
+	size := 128
+	for _, r := range o.results {
+		size += len(r.Title) + len(r.URL) + len(r.Snippet) + 40
 	}
-	return anthropic.Citation{URL: r.URL, Title: resultTitle(r), EncryptedIndex: tok, CitedText: cited}, nil
-}
-
-// digest writes the text block. Claude Code passes only this text (plus the
-// links) to the main model, so it must carry the substance: every result's
-// snippet, numbered to match the links, then the key passages of the top
-// pages when enrichment found any. Snippets and passages carry citations.
-func (c *composer) digest(call *searchCall, o *outcome) ([]segment, error) {
-	q := call.Query
-	if o.err != nil {
-		return []segment{{text: toolErrorText(q, o.err, c.maxQueryLen)}}, nil
-	}
-	if len(o.results) == 0 {
-		msg := fmt.Sprintf("No web results found for %q", q)
-		if d := domainNote(call.Tool); d != "" {
-			msg += " " + d
+	for _, ps := range o.passages {
+		for _, p := range ps {
+			size += len(p) + 8
 		}
-		return []segment{{text: msg + ". Try a broader or differently worded query."}}, nil
 	}
-	var segs []segment
-	plain := func(s string) {
-		if n := len(segs); n > 0 && len(segs[n-1].cites) == 0 {
-			segs[n-1].text += s
-			return
-		}
-		segs = append(segs, segment{text: s})
-	}
-	head := fmt.Sprintf("Web search results for %q", q)
-	if d := domainNote(call.Tool); d != "" {
-		head += " " + d
-	}
-	plain(head + ":\n")
 	begin, end := c.untrusted.Bounds("search results", "")
+	size += len(begin) + len(end)
+	t.b.Grow(size)
+	var quoted [256]byte
+	t.startPlain()
+	t.write("Web search results for ")
+	t.b.Write(strconv.AppendQuote(quoted[:0], call.Query))
+	if d := domainNote(call.Tool); d != "" {
+		t.write(" ", d)
+	}
+	t.write(":\n")
 	if begin != "" {
-		plain(begin + "\n")
+		t.write(begin, "\n")
 	}
 	for i, r := range o.results {
-		line := fmt.Sprintf("\n%d. %s\n   %s\n", i+1, guard.Defuse(resultTitle(r)), r.URL)
-		if age := pageAge(r); age != "" {
-			line += "   Published: " + age + "\n"
+		t.startPlain()
+		t.write("\n", strconv.Itoa(i+1), ". ", guard.Defuse(titles[i]), "\n   ", r.URL, "\n")
+		if ages[i] != "" {
+			t.write("   Published: ", ages[i], "\n")
 		}
-		plain(line)
-		snip := guard.Defuse(strings.Join(strings.Fields(r.Snippet), " "))
+		snip := guard.Defuse(collapseSpace(r.Snippet))
 		if snip == "" {
 			continue
 		}
-		cite, err := c.citation(i, r, snip)
-		if err != nil {
-			return nil, err
-		}
-		segs = append(segs, segment{text: "   " + snip + "\n", cites: []anthropic.Citation{cite}})
+		t.startCited(i, snip)
+		t.write("   ", snip, "\n")
 	}
 	first := true
-	for i, r := range o.results {
+	for i := range o.results {
 		ps := o.passages[i]
 		if len(ps) == 0 {
 			continue
 		}
+		t.startPlain()
 		if first {
-			plain("\nKey passages from the top results:\n")
+			t.write("\nKey passages from the top results:\n")
 			first = false
 		}
-		plain(fmt.Sprintf("\n[%d] %s\n", i+1, guard.Defuse(resultTitle(r))))
+		t.write("\n[", strconv.Itoa(i+1), "] ", guard.Defuse(titles[i]), "\n")
 		for _, p := range ps {
 			p = guard.Defuse(p)
-			cite, err := c.citation(i, r, strings.TrimSuffix(p, "…"))
-			if err != nil {
-				return nil, err
-			}
-			segs = append(segs, segment{text: "> " + p + "\n", cites: []anthropic.Citation{cite}})
+			t.startCited(i, strings.TrimSuffix(p, "…"))
+			t.write("> ", p, "\n")
 		}
 	}
 	if end != "" {
-		plain("\n" + end)
+		t.startPlain()
+		t.write("\n", end)
 	}
-	// The digest must not end in a newline-only segment for aesthetic
-	// reasons only; trimming the final newline keeps the text tidy.
-	last := &segs[len(segs)-1]
-	last.text = strings.TrimRight(last.text, "\n")
-	return segs, nil
+	return t
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " "), without
+// allocating when s is already collapsed, as snippets and queries usually
+// are.
+func collapseSpace(s string) string {
+	prevSpace := true // a leading space needs collapsing too
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r > ' ' && r < utf8.RuneSelf || !unicode.IsSpace(r) {
+			prevSpace = false
+			continue
+		}
+		if r != ' ' || prevSpace {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = true
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
 }
 
 // domainNote describes the tool's domain filter for the digest, so the
@@ -316,15 +516,4 @@ func domainNote(t anthropic.Tool) string {
 		return "(excluding " + strings.Join(t.BlockedDomains, ", ") + ")"
 	}
 	return ""
-}
-
-// textOf concatenates segments into the block's text and citations.
-func textOf(segs []segment) anthropic.TextBlock {
-	var b strings.Builder
-	var cites []anthropic.Citation
-	for _, s := range segs {
-		b.WriteString(s.text)
-		cites = append(cites, s.cites...)
-	}
-	return anthropic.TextBlock{Text: b.String(), Citations: cites}
 }

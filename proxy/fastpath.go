@@ -3,11 +3,13 @@ package proxy
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +18,16 @@ import (
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/search"
 )
+
+// decodeRequest decodes a body that may be a search-execution request:
+// in one pass when the scanner can (Claude Code's requests always), else
+// with the general decoder, which settles the cases the scanner leaves.
+func decodeRequest(body []byte) (*anthropic.Request, error) {
+	if r, ok := anthropic.ScanRequest(body); ok {
+		return r, nil
+	}
+	return anthropic.DecodeRequest(body)
+}
 
 // checkCall validates the tool input before any search, returning an error
 // that toolErrorCode maps to the right error_code.
@@ -118,9 +130,13 @@ func filterDomains(results []search.Result, allowed, blocked []string) []search.
 // maxSearchTime is a backstop for Searchers without their own deadline
 // (the Engine enforces search.timeout, 15s by default, well inside it), so
 // no fast-path request can hang on a provider forever.
-const maxSearchTime = 60 * time.Second
+var maxSearchTime = 60 * time.Second // a variable for tests
 
-// execute runs the search and, when configured, the enrichment.
+// errSearchTimeout is the cause of a search cancelled at maxSearchTime.
+var errSearchTimeout = errors.New("search took longer than the fast path allows")
+
+// execute runs the search and, when configured, the enrichment. The
+// caller bounds ctx (run applies maxSearchTime).
 func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	if err := h.checkCall(c); err != nil {
 		return &outcome{err: err}
@@ -134,13 +150,11 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	if loc := c.Tool.UserLocation; loc != nil {
 		q.Location = search.Location{Country: loc.Country, Region: loc.Region, City: loc.City, Timezone: loc.Timezone}
 	}
-	sctx, cancel := context.WithTimeout(ctx, maxSearchTime)
-	resp, err := h.searcher.Search(sctx, q)
-	cancel()
+	resp, err := h.searcher.Search(ctx, q)
 	if err != nil {
 		return &outcome{err: fmt.Errorf("search: %w", err)}
 	}
-	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider}
+	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider, cached: resp.Cached}
 	if h.enrichOn && h.fetcher != nil && len(o.results) > 0 {
 		ectx, cancel := context.WithTimeout(ctx, h.ws.EnrichTimeout)
 		o.passages = enrich(ectx, h.fetcher, h.log, c.Query, o.results, h.ws.EnrichPages, h.ws.PassagesPerPage)
@@ -152,17 +166,38 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 // idAlphabet is base62, which Anthropic's ids use.
 const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// newID returns prefix followed by 24 random base62 characters.
+// newID returns a random id with prefix, as Anthropic forms them
+// ("req_" and 24 characters).
 func newID(prefix string) string {
-	var b [24]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	out := make([]byte, len(prefix), len(prefix)+len(b))
+	var r [24]byte
+	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
+	out := make([]byte, len(prefix), len(prefix)+len(r))
 	copy(out, prefix)
-	for _, x := range b {
-		// The slight modulo bias is harmless: ids must be unique, not secret.
+	for _, x := range r {
 		out = append(out, idAlphabet[int(x)%len(idAlphabet)])
 	}
 	return string(out)
+}
+
+// newIDs returns a request id, a message id and a server tool use id, each
+// a prefix and 24 random base62 characters, from one read of randomness
+// and in one allocation.
+func newIDs() (reqID, msgID, toolID string) {
+	const n = 24
+	var r [3 * n]byte
+	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
+	var b strings.Builder
+	b.Grow(len("req_msg_srvtoolu_") + len(r))
+	for i, prefix := range [...]string{"req_", "msg_", "srvtoolu_"} {
+		b.WriteString(prefix)
+		for _, x := range r[i*n : (i+1)*n] {
+			// The slight modulo bias is harmless: ids must be unique, not
+			// secret.
+			b.WriteByte(idAlphabet[int(x)%len(idAlphabet)])
+		}
+	}
+	s := b.String()
+	return s[:4+n], s[4+n : 8+2*n], s[8+2*n:]
 }
 
 // estimateTokens approximates a token count from bytes of JSON or text at
@@ -187,23 +222,29 @@ func inputTokens(c *searchCall) int {
 func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchCall) {
 	start := time.Now()
 	ctx := r.Context()
-	toolID := newID("srvtoolu_")
-	input, _ := anthropic.Marshal(map[string]string{"query": c.Query})
+	reqID, msgID, toolID := newIDs()
+	// The tool input as Marshal(map[string]string{"query": q}) writes it.
+	var ib [256]byte
+	input := string(append(anthropic.AppendString(append(ib[:0], `{"query":`...), c.Query, false), '}'))
 	msg := &anthropic.Message{
-		ID: newID("msg_"), Type: "message", Role: "assistant", Model: c.Model,
+		ID: msgID, Type: "message", Role: "assistant", Model: c.Model,
 		Content: []anthropic.ContentBlock{},
 		Usage:   anthropic.Usage{InputTokens: inputTokens(c), OutputTokens: 1},
 	}
-	w.Header().Set("request-id", newID("req_"))
+	w.Header().Set("request-id", reqID)
 
 	var ew *anthropic.EventWriter
 	if c.Stream {
 		hdr := w.Header()
-		hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
-		hdr.Set("Cache-Control", "no-cache")
+		// Shared, never-modified value slices: Set would allocate one per
+		// header per response.
+		hdr["Content-Type"] = sseContentType
+		hdr["Cache-Control"] = noCache
 		// Tell buffering reverse proxies (nginx) to pass events through.
-		hdr.Set("X-Accel-Buffering", "no")
-		w.WriteHeader(http.StatusOK)
+		hdr["X-Accel-Buffering"] = accelNo
+		// The status goes out with the first write: then, when the whole
+		// answer is ready before anything was sent, it can carry a
+		// Content-Length (see the end of this function).
 		ew = anthropic.NewEventWriter(w, flusher(w))
 		defer ew.Close()
 		// The tool call is known before the search starts. It stays held
@@ -215,7 +256,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		ew.Hold()
 		ew.MessageStart(msg)
 		ew.BlockStart(0, anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: []byte(`{}`)})
-		ew.InputJSONDelta(0, string(input))
+		ew.InputJSONDelta(0, input)
 		ew.BlockStop(0)
 	}
 
@@ -226,11 +267,23 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
 		return
 	}
-	comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
-	result, err := comp.resultBlock(toolID, c.Query, o)
-	var segs []segment
-	if err == nil {
-		segs, err = comp.digest(c, o)
+	ans, key := h.answers.get(ctx, c, o)
+	kept := ans != nil || key != ""
+	var err error
+	if ans == nil {
+		// An answer is kept for reuse when its results came from the
+		// search cache, that is when this search is a repeat: answers to
+		// one-off searches would only churn the answer cache. Those are
+		// composed into pooled memory released once they are written.
+		keep := key != ""
+		comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
+		if ans, err = comp.compose(c, o, keep); err == nil {
+			if keep {
+				h.answers.put(ctx, key, c, o, ans)
+			} else {
+				defer ans.release()
+			}
+		}
 	}
 	if err != nil {
 		// Sealing only fails if the system's randomness does; nothing
@@ -245,13 +298,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		}
 		return
 	}
-	text := textOf(segs)
 	requests := 0
 	if o.err == nil {
 		requests = 1
 	}
 	final := msg.Usage
-	final.OutputTokens = estimateTokens(len(input) + len(text.Text))
+	final.OutputTokens = estimateTokens(len(input) + len(ans.text))
 	final.ServerToolUse = &anthropic.ServerToolUsage{WebSearchRequests: requests}
 
 	h.logSearch(ctx, c, o, time.Since(start))
@@ -259,10 +311,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		end := "end_turn"
 		msg.StopReason = &end
 		msg.Usage = final
+		result := ans.result
+		result.ToolUseID = toolID
 		msg.Content = []anthropic.ContentBlock{
-			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: input},
+			anthropic.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: json.RawMessage(input)},
 			result,
-			text,
+			ans.textBlock(),
 		}
 		b, err := anthropic.Marshal(msg)
 		if err != nil {
@@ -277,22 +331,31 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	// the server flushes it, with the chunked terminator, when the handler
 	// returns.
 	ew.Hold()
-	ew.BlockStart(1, result)
-	ew.BlockStop(1)
-	ew.BlockStart(2, anthropic.TextBlock{})
-	for _, s := range segs {
-		for _, ci := range s.cites {
-			ew.CitationsDelta(2, ci)
-		}
-		ew.TextDelta(2, s.text)
+	if kept {
+		rec, at := ans.events()
+		ew.Replay(rec, at, toolID)
+	} else {
+		ans.writeBlocks(ew, toolID)
 	}
-	ew.BlockStop(2)
 	ew.MessageDelta("end_turn", final)
 	ew.MessageStop()
+	if !ew.Written() {
+		// Nothing was sent while searching (a fast search): the whole
+		// stream is one body of known length. net/http then writes it with
+		// the headers in two syscalls, where chunked encoding needs a third
+		// for the terminating chunk; a client reads the same events.
+		w.Header().Set("Content-Length", strconv.Itoa(ew.Pending()))
+	}
 	if err := ew.WriteHeld(); err != nil {
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}
 }
+
+var (
+	sseContentType = []string{"text/event-stream; charset=utf-8"}
+	noCache        = []string{"no-cache"}
+	accelNo        = []string{"no"}
+)
 
 // flusher returns a flush function for w. A ResponseWriter wrapped by
 // middleware that cannot flush is tolerated (events then arrive when the
@@ -327,10 +390,15 @@ const firstFlushDelay = 5 * time.Millisecond
 // no ping is written once run returns and the caller owns the writer again.
 func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
 	if ew == nil {
+		ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
+		defer cancel()
 		return h.execute(ctx, c)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// While streaming, the ping timer also enforces maxSearchTime: one
+	// timer per request instead of two.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	deadline := time.Now().Add(maxSearchTime)
 	var (
 		mu       sync.Mutex
 		finished bool
@@ -344,6 +412,11 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 		if finished {
 			return
 		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			cancel(errSearchTimeout)
+			return
+		}
 		var err error
 		if !released {
 			released = true
@@ -352,10 +425,10 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 			err = ew.Ping()
 		}
 		if err != nil {
-			cancel()
+			cancel(err)
 			return
 		}
-		t.Reset(h.ws.PingInterval)
+		t.Reset(min(h.ws.PingInterval, left))
 	})
 	mu.Unlock()
 	o := h.execute(ctx, c)
@@ -367,8 +440,9 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 }
 
 func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took time.Duration) {
-	// Building the attributes boxes every value; skip it when nothing
-	// would be logged (the fast path answers thousands of requests a second).
+	// Skip building the line when nothing would be logged, and build it
+	// from slog.Attrs, which need no boxing: the fast path answers
+	// thousands of requests a second and logs each at info by default.
 	level := slog.LevelInfo
 	if o.err != nil {
 		level = slog.LevelWarn
@@ -376,17 +450,21 @@ func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took
 	if !h.log.Enabled(ctx, level) {
 		return
 	}
-	attrs := []any{"took", took, "results", len(o.results), "stream", c.Stream}
+	var buf [7]slog.Attr
+	attrs := append(buf[:0], slog.Duration("took", took), slog.Int("results", len(o.results)), slog.Bool("stream", c.Stream))
 	if o.provider != "" {
-		attrs = append(attrs, "provider", o.provider)
+		attrs = append(attrs, slog.String("provider", o.provider))
 	}
 	if o.passages != nil {
-		attrs = append(attrs, "enriched_pages", len(o.passages))
+		attrs = append(attrs, slog.Int("enriched_pages", len(o.passages)))
 	}
 	if o.err != nil {
-		h.log.WarnContext(ctx, "web search failed", append(attrs, "error_code", toolErrorCode(o.err), "err", o.err)...)
+		attrs = append(attrs, slog.String("error_code", toolErrorCode(o.err)), slog.Any("err", o.err))
+		h.log.LogAttrs(ctx, slog.LevelWarn, "web search failed", attrs...)
 		return
 	}
-	h.log.InfoContext(ctx, "web search answered", attrs...)
-	h.log.DebugContext(ctx, "web search query", "query", c.Query)
+	h.log.LogAttrs(ctx, slog.LevelInfo, "web search answered", attrs...)
+	if h.log.Enabled(ctx, slog.LevelDebug) {
+		h.log.LogAttrs(ctx, slog.LevelDebug, "web search query", slog.String("query", c.Query))
+	}
 }

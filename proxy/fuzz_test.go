@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/webgate/webgate/anthropic"
 )
 
 // FuzzDetect: the request decoder and shape detector never panic, and a
@@ -17,7 +15,7 @@ func FuzzDetect(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"user","content":"Search the web for:   ‘q’  "}],"tools":[{"type":"web_search_x","name":"w","allowed_domains":["a"],"blocked_domains":["b"]}]}`))
 	f.Add([]byte(`{"messages":[{"role":"user","content":"perform a web search for the query:"}],"tools":[{"type":"web_search_","name":"w"}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, err := anthropic.DecodeRequest(body)
+		req, err := decodeRequest(body)
 		if err != nil {
 			return
 		}
@@ -38,11 +36,33 @@ func FuzzDetect(f *testing.F) {
 		h := newHandler(t, Options{Searcher: results(goResults...), Upstream: noEnrich()})
 		o := h.execute(t.Context(), c)
 		comp := &composer{sealer: h.sealer, maxQueryLen: h.ws.MaxQueryLength}
-		if _, err := comp.resultBlock("srvtoolu_x", c.Query, o); err != nil {
+		if _, err := comp.compose(c, o, true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := comp.digest(c, o); err != nil {
-			t.Fatal(err)
+	})
+}
+
+// FuzzTextHelpers pins the allocation-free helpers to the definitions
+// they replace.
+func FuzzTextHelpers(f *testing.F) {
+	for _, s := range []string{"", " ", "a  b", " a", "a ", "a\tb", "héllo wörld", "a\u00a0b", "\xff x", "Perform a web search for the query:   ", "Perform a web search for the query: go \n", "Perform a web search for the query: \v"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if got, want := collapseSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("collapseSpace(%q) = %q, want %q", s, got, want)
+		}
+		if n = n%400 + 1; n > 0 && utf8.RuneCountInString(s) > n {
+			if got, want := prefixRunes(s, n), string([]rune(s)[:n]); got != want {
+				t.Fatalf("prefixRunes(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+		for _, text := range []string{s, claudeCodeInstruction + s} {
+			q, ok := instructionQuery(text)
+			m := queryPattern.FindStringSubmatch(text)
+			if ok != (m != nil) || ok && q != m[1] {
+				t.Fatalf("instructionQuery(%q) = %q, %v; pattern gives %q", text, q, ok, m)
+			}
 		}
 	})
 }

@@ -248,5 +248,14 @@ func prefixRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if utf8.ValidString(s) {
+		// The same result without converting to runes and back: a prefix.
+		i := 0
+		for range n {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+		return s[:i]
+	}
 	return string([]rune(s)[:n])
 }

@@ -87,6 +87,7 @@ type Handler struct {
 	emulating bool
 	everyTurn bool
 	untrusted guard.Wrapper
+	answers   *answers
 }
 
 // New validates opts and returns a Handler.
@@ -117,7 +118,7 @@ func New(opts Options) (*Handler, error) {
 		log: log.With("surface", "anthropic"), cfg: cfg, ws: cfg.WebSearch,
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
 		emulating: cfg.Emulates(), everyTurn: cfg.Kind == "openai",
-		untrusted: opts.Untrusted,
+		untrusted: opts.Untrusted, answers: newAnswers(),
 	}
 	model := opts.Model
 	switch {
@@ -342,7 +343,7 @@ func (h *Handler) detectBody(body []byte) (*searchCall, bool) {
 	if !bytes.Contains(body, webSearchMarker) {
 		return nil, false
 	}
-	req, err := anthropic.DecodeRequest(body)
+	req, err := decodeRequest(body)
 	if err != nil {
 		// Not ours to judge: the upstream answers malformed requests with
 		// its own canonical error.

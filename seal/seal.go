@@ -23,6 +23,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -190,7 +191,8 @@ func additionalData(purpose, kid string) []byte {
 	return []byte(version + "\x00" + kid + "\x00" + purpose)
 }
 
-// Seal encrypts plaintext for purpose (e.g. "web_search_result").
+// Seal encrypts plaintext for purpose (e.g. "web_search_result") and
+// returns the token.
 //
 // The nonce is 12 bytes from crypto/rand, GCM's standard random-nonce
 // construction: with 96 random bits a repeat is negligible (NIST SP 800-38D
@@ -199,22 +201,49 @@ func additionalData(purpose, kid string) []byte {
 // kernel's getrandom (vDSO where available) and profiles show it at ~1% of
 // a fast-path request, so a counter scheme is not worth its risks.
 func (s *Sealer) Seal(purpose string, plaintext []byte) (string, error) {
+	b, err := s.AppendSeal(make([]byte, 0, s.bufLen(len(plaintext))), purpose, plaintext)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// TokenLen returns the length of the token Seal makes from a plaintext of
+// n bytes.
+func (s *Sealer) TokenLen(n int) int {
+	return len(s.prefix) + base64.RawURLEncoding.EncodedLen(s.seal.NonceSize()+n+s.seal.Overhead())
+}
+
+// bufLen is what AppendSeal needs beyond len(dst) while it works: the
+// token plus room for the raw ciphertext behind it.
+func (s *Sealer) bufLen(n int) int {
+	return s.TokenLen(n) + s.seal.NonceSize() + n + s.seal.Overhead()
+}
+
+// AppendSeal appends the token Seal would return to dst and returns the
+// extended slice. Tokens contain only ASCII letters, digits, '-', '_' and
+// '.', so they can be embedded in JSON strings as they are. With enough
+// capacity in dst it allocates nothing, which lets a caller seal many
+// payloads into one buffer.
+func (s *Sealer) AppendSeal(dst []byte, purpose string, plaintext []byte) ([]byte, error) {
 	aead := s.seal
 	ns := aead.NonceSize()
 	raw := ns + len(plaintext) + aead.Overhead()
 	enc := base64.RawURLEncoding.EncodedLen(raw)
-	// One allocation for the whole token: the prefix and the base64 text at
-	// the front, the raw nonce||ciphertext sealed into the tail and then
+	n := len(dst)
+	// The prefix and the base64 text go at the end of dst; the raw
+	// nonce||ciphertext is sealed into the space after that text and then
 	// encoded forwards into the (larger, non-overlapping) text area.
-	buf := make([]byte, len(s.prefix)+enc+raw)
+	dst = slices.Grow(dst, len(s.prefix)+enc+raw)
+	buf := dst[n : n+len(s.prefix)+enc+raw]
 	copy(buf, s.prefix)
 	tail := buf[len(s.prefix)+enc:]
 	if _, err := rand.Read(tail[:ns]); err != nil {
-		return "", fmt.Errorf("seal: nonce: %w", err)
+		return dst[:n], fmt.Errorf("seal: nonce: %w", err)
 	}
 	sealed := aead.Seal(tail[:ns], tail[:ns], plaintext, s.ad(purpose))
 	base64.RawURLEncoding.Encode(buf[len(s.prefix):len(s.prefix)+enc], sealed)
-	return string(buf[:len(s.prefix)+enc]), nil
+	return dst[:n+len(s.prefix)+enc], nil
 }
 
 // ad returns additionalData(purpose, s.primary), cached.

@@ -146,3 +146,49 @@ func TestParseKeyAndFromConfig(t *testing.T) {
 		t.Errorf("ephemeral token %q", tok)
 	}
 }
+
+// TestAppendSeal: tokens appended into a shared buffer open like Seal's,
+// leave what precedes them intact, have the length TokenLen predicts, use
+// only characters that need no escaping in JSON, and cost no allocation
+// when the buffer has room.
+func TestAppendSeal(t *testing.T) {
+	s, err := New(mustKey(t, "k-1_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := [][]byte{nil, []byte(`{"url":"https://x.test/"}`), bytes.Repeat([]byte("é page text "), 300)}
+	buf := []byte(`prefix "`)
+	var ends []int
+	for _, pt := range pts {
+		before := len(buf)
+		if buf, err = s.AppendSeal(buf, "content", pt); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(buf)-before, s.TokenLen(len(pt)); got != want {
+			t.Errorf("token of a %d-byte plaintext is %d bytes, TokenLen says %d", len(pt), got, want)
+		}
+		ends = append(ends, len(buf))
+	}
+	if !bytes.HasPrefix(buf, []byte(`prefix "`)) {
+		t.Fatalf("AppendSeal overwrote what dst held: %q", buf[:16])
+	}
+	start := len(`prefix "`)
+	for i, pt := range pts {
+		tok := string(buf[start:ends[i]])
+		start = ends[i]
+		for _, c := range tok {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+				t.Fatalf("token %q has %q, which JSON would need to escape", tok, c)
+			}
+		}
+		got, err := s.Open("content", tok)
+		if err != nil || !bytes.Equal(got, pt) {
+			t.Fatalf("token %d: Open = %q, %v", i, got, err)
+		}
+	}
+	pt := []byte("plaintext of a result")
+	room := make([]byte, 0, 4096)
+	if n := testing.AllocsPerRun(100, func() { _, _ = s.AppendSeal(room[:0], "content", pt) }); n != 0 {
+		t.Errorf("AppendSeal into a buffer with room allocates %v times", n)
+	}
+}

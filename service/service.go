@@ -57,13 +57,25 @@ type Service struct {
 
 // New builds a Service from cfg. log may be nil.
 func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	hc := providerClient()
 	chain, err := providers.Chain(cfg, hc)
 	if err != nil {
 		return nil, err
+	}
+	return newService(cfg, log, chain, hc)
+}
+
+// NewWithProviders builds a Service like New but over the given provider
+// chain instead of cfg.Search.Providers, so benchmarks and tests can run
+// the real engine, cache, layers and surfaces over in-process providers.
+// Providers whose names cfg does not know are not rate limited.
+func NewWithProviders(cfg *config.Config, log *slog.Logger, chain []search.Provider) (*Service, error) {
+	return newService(cfg, log, chain, providerClient())
+}
+
+func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, hc *http.Client) (*Service, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Service{Config: cfg, Log: log, Providers: chain, providerHTTP: hc}
 	if err := s.startOps(); err != nil {
@@ -71,6 +83,7 @@ func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	}
 	sc := cfg.Search
 	var c cache.Cache[*search.Response]
+	var err error
 	if sc.CacheTTL > 0 && sc.CacheSize > 0 {
 		c = cache.NewLocal[*search.Response](sc.CacheSize)
 	}

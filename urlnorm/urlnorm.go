@@ -124,6 +124,14 @@ func plainASCII(h string) bool {
 // cleanPath resolves "." and ".." segments (RFC 3986, section 5.2.4) and
 // drops a trailing slash; the result always starts with "/".
 func cleanPath(p string) string {
+	if clean, ok := cleanAlready(p); ok {
+		return clean
+	}
+	return cleanSegments(p)
+}
+
+// cleanSegments is cleanPath the long way: split, drop, resolve, join.
+func cleanSegments(p string) string {
 	segs := strings.Split(p, "/")
 	out := make([]string, 0, len(segs))
 	for _, s := range segs {
@@ -138,6 +146,30 @@ func cleanPath(p string) string {
 		}
 	}
 	return "/" + strings.Join(out, "/")
+}
+
+// cleanAlready returns cleanPath(p) without splitting and joining when p
+// has no empty, "." or ".." segment (bar one trailing slash), as almost
+// every result URL's path has: the key is built for every result of every
+// search.
+func cleanAlready(p string) (string, bool) {
+	if p == "" || p == "/" {
+		return "/", true
+	}
+	if p[0] != '/' {
+		return "", false
+	}
+	q := strings.TrimSuffix(p, "/")
+	for rest := q[1:]; ; {
+		seg, tail, more := strings.Cut(rest, "/")
+		if seg == "" || seg == "." || seg == ".." {
+			return "", false
+		}
+		if !more {
+			return q, true
+		}
+		rest = tail
+	}
 }
 
 // query drops empty and tracking parameters and sorts the rest, keeping each

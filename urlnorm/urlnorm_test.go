@@ -109,3 +109,20 @@ func FuzzKey(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCleanPath: the shortcut for already-clean paths gives exactly what
+// splitting and joining gives.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"", "/", "//", "/a", "/a/", "/a//b", "/./a", "/a/..", "/a/.b/..c", "a/b", "/%2e/", "/a/b/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		got, ok := cleanAlready(p)
+		if !ok {
+			return
+		}
+		if want := cleanSegments(p); got != want {
+			t.Fatalf("cleanAlready(%q) = %q, want %q", p, got, want)
+		}
+	})
+}

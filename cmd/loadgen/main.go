@@ -1,53 +1,75 @@
-// Command loadgen measures the Anthropic proxy's search fast path from a
-// separate process, closer to production than the in-process Go benchmark.
+// Command loadgen measures the Anthropic proxy's search fast path with the
+// server and the load generator in separate processes.
 //
-// It does two things, each in its own process so neither steals the
-// server's scheduler:
-//
-//	go run ./cmd/loadgen fake -listen 127.0.0.1:8899
-//	    serves a fake SearXNG JSON API answering in 0 ms and prints the
-//	    webgate config that points the search chain at it, with enrichment
-//	    off. Start `webgate serve --config` with that file.
+//	go run ./cmd/loadgen serve [-listen 127.0.0.1:8788] [-config file] [-log-level info]
+//	    runs the HTTP stack `webgate serve` runs (cli.ServeOptions:
+//	    server.Serve with its middleware, authentication and metrics, the
+//	    JSON API, MCP and the Anthropic proxy, over the audit -> policy ->
+//	    guard chain and the real search engine with its cache) but with
+//	    the search providers replaced by one in-process provider that
+//	    answers in 0 ms: a Go search.Provider, not a loopback HTTP service
+//	    whose CPU would compete with the server's for the same cores.
+//	    Enrichment is off. Without -config it runs the zero-config
+//	    defaults, as `webgate serve` does.
+//	    A distinct query per request therefore reaches the provider every
+//	    time (engine cache miss); a repeated query is an engine cache hit.
 //
 //	go run ./cmd/loadgen load -url http://127.0.0.1:8788 -c 50 -d 10s [-vary]
-//	    posts Claude Code's recorded search-execution request with c
-//	    concurrent keep-alive connections for d, reads each SSE answer to
-//	    message_stop and prints throughput and p50/p99/max latency. Without
-//	    -vary every request has the same query (a search-cache hit after
-//	    the first); with -vary each query is distinct (a cache miss, so
-//	    the provider is called every time).
+//	    posts Claude Code's recorded search-execution request over c
+//	    keep-alive connections for d, reads each SSE answer to
+//	    message_stop and prints throughput and p50/p90/p99/max latency.
+//	    -vary makes every query distinct (cache miss).
 //
-// wrk with a Lua script gives comparable figures at lower client cost; see
-// docs/benchmarks.md.
+//	go run ./cmd/loadgen body [-request file]
+//	    prints the recorded request's body, for wrk.
+//
+// wrk (cmd/loadgen/fastpath.lua, driven by cmd/loadgen/bench.sh) costs
+// the machine far less CPU per request than this Go client, so the figures
+// in docs/benchmarks.md come from wrk; `load` remains for machines
+// without it.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+
+	"github.com/webgate/webgate/cli"
+	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/search"
+	"github.com/webgate/webgate/server"
+	"github.com/webgate/webgate/service"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: loadgen fake|load [flags]")
+		fmt.Fprintln(os.Stderr, "usage: loadgen serve|load|body [flags]")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
-	case "fake":
-		err = fake(os.Args[2:])
+	case "serve":
+		err = serve(os.Args[2:])
 	case "load":
 		err = load(os.Args[2:])
+	case "body":
+		err = printBody(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown mode %q", os.Args[1])
 	}
@@ -57,36 +79,110 @@ func main() {
 	}
 }
 
-// fakeResults mirrors the proxy benchmark's four results with snippets.
-const fakeResults = `{"query":"q","results":[
-{"url":"https://go.dev/doc/tutorial/generics","title":"Tutorial: Getting started with generics","content":"This tutorial introduces the basics of generics in Go. With generics, you can declare and use functions or types that are written to work with any of a set of types provided by calling code.","publishedDate":null},
-{"url":"https://go.dev/blog/intro-generics","title":"An Introduction To Generics - The Go Programming Language","content":"Generics are a way of writing code that is independent of the specific types being used. Functions and types may now be written to use any of a set of types.","publishedDate":null},
-{"url":"https://gobyexample.com/generics","title":"Go by Example: Generics","content":"Starting with version 1.18, Go has added support for generics, also known as type parameters.","publishedDate":null},
-{"url":"https://www.digitalocean.com/community/tutorials/how-to-use-generics-in-go","title":"How To Use Generics in Go | DigitalOcean","content":"In this tutorial, you will create a program that interacts with a deck of cards using generics.","publishedDate":null}
-],"unresponsive_engines":[]}`
+// zeroProvider answers every query at once with four results shaped like
+// a real provider's (titles, URLs, snippets), the same for every query.
+type zeroProvider struct{}
 
-func fake(args []string) error {
-	fs := flag.NewFlagSet("fake", flag.ExitOnError)
-	listen := fs.String("listen", "127.0.0.1:8899", "address for the fake SearXNG")
-	fs.Parse(args)
-	fmt.Printf(`# webgate config for the fast-path load test
-listen: 127.0.0.1:8788
-search:
-  providers: [searxng]
-providers:
-  searxng: {base_url: "http://%s"}
-upstream:
-  web_search:
-    enrich: false
-`, *listen)
-	body := []byte(fakeResults)
-	return http.ListenAndServe(*listen, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
-	}))
+// providerCalls counts searches that reached the provider (engine cache
+// misses); serve prints it on exit.
+var providerCalls atomic.Int64
+
+func (zeroProvider) Name() string { return "zero" }
+
+func (zeroProvider) Search(ctx context.Context, q search.Query) ([]search.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	providerCalls.Add(1)
+	// A fresh slice per call, as a provider decoding a response would
+	// return: the engine owns (and may reorder or trim) what it gets.
+	return slices.Clone(zeroResults), nil
 }
 
-// requestBody returns the recorded request's body.
+var zeroResults = []search.Result{
+	{URL: "https://go.dev/doc/tutorial/generics", Title: "Tutorial: Getting started with generics", Provider: "zero", Rank: 1,
+		Snippet: "This tutorial introduces the basics of generics in Go. With generics, you can declare and use functions or types that are written to work with any of a set of types provided by calling code."},
+	{URL: "https://go.dev/blog/intro-generics", Title: "An Introduction To Generics - The Go Programming Language", Provider: "zero", Rank: 2,
+		Snippet: "Generics are a way of writing code that is independent of the specific types being used. Functions and types may now be written to use any of a set of types."},
+	{URL: "https://gobyexample.com/generics", Title: "Go by Example: Generics", Provider: "zero", Rank: 3,
+		Snippet: "Starting with version 1.18, Go has added support for generics, also known as type parameters."},
+	{URL: "https://www.digitalocean.com/community/tutorials/how-to-use-generics-in-go", Title: "How To Use Generics in Go | DigitalOcean", Provider: "zero", Rank: 4,
+		Snippet: "In this tutorial, you will create a program that interacts with a deck of cards using generics."},
+}
+
+// stack builds what `webgate serve` serves (cli.ServeOptions: every
+// surface, authentication, the metrics observer, and the audit -> policy
+// -> guard chain in front of the engine) with the provider chain replaced
+// by zeroProvider and enrichment off. Call release when done: it flushes
+// the audit log and closes connections.
+func stack(cfg *config.Config, log *slog.Logger) (opts server.Options, release func(), err error) {
+	off := false
+	cfg.Upstream.WebSearch.Enrich = &off
+	svc, err := service.NewWithProviders(cfg, log, []search.Provider{zeroProvider{}})
+	if err != nil {
+		return server.Options{}, nil, err
+	}
+	opts, closeUp, err := cli.ServeOptions(cfg, svc, log)
+	if err != nil {
+		return server.Options{}, nil, err
+	}
+	return opts, func() {
+		closeUp()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = svc.Close(ctx)
+		_ = svc.Release()
+	}, nil
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	listen := fs.String("listen", "127.0.0.1:8788", "address to listen on")
+	cfgPath := fs.String("config", "", "webgate config file (default: the zero-config defaults)")
+	level := fs.String("log-level", "info", "log level (webgate serve's default is info: one access-log line per request)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	fs.Parse(args)
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+
+	cfg, err := config.Load(*cfgPath, os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	// As cli's serverLogger: text lines, batched.
+	lw := server.NewLogWriter(os.Stderr, 0)
+	defer lw.Flush()
+	log := slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: lv}))
+	opts, release, err := stack(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(os.Stderr, "loadgen: webgate stack with a 0 ms in-process provider on http://%s (pid %d)\n", ln.Addr(), os.Getpid())
+	err = server.Serve(ctx, ln, opts)
+	fmt.Fprintf(os.Stderr, "loadgen: provider calls: %d\n", providerCalls.Load())
+	return err
+}
+
+// requestBody returns the recorded request's body as Claude Code sent it.
 func requestBody(path string) ([]byte, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -98,7 +194,27 @@ func requestBody(path string) ([]byte, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return rec.Body, nil
+	// The recording is indented for reading; Claude Code sends compact
+	// JSON.
+	var b bytes.Buffer
+	if err := json.Compact(&b, rec.Body); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+const defaultRecording = "/work/shared/protocol/claude-code/search-execution-request.json"
+
+func printBody(args []string) error {
+	fs := flag.NewFlagSet("body", flag.ExitOnError)
+	req := fs.String("request", defaultRecording, "recorded request (JSON with a body member)")
+	fs.Parse(args)
+	body, err := requestBody(*req)
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(body)
+	return err
 }
 
 func load(args []string) error {
@@ -108,7 +224,7 @@ func load(args []string) error {
 	dur := fs.Duration("d", 10*time.Second, "duration")
 	warm := fs.Duration("warmup", 2*time.Second, "warm-up not measured")
 	vary := fs.Bool("vary", false, "make every query distinct (search-cache miss)")
-	req := fs.String("request", "/work/shared/protocol/claude-code/search-execution-request.json", "recorded request (JSON with a body member)")
+	req := fs.String("request", defaultRecording, "recorded request (JSON with a body member)")
 	fs.Parse(args)
 	body, err := requestBody(*req)
 	if err != nil {
