@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -17,14 +16,29 @@ var dropAlways = map[atom.Atom]bool{
 	atom.Picture: true, atom.Track: true, atom.Math: true, atom.Label: true, atom.Option: true,
 }
 
-// boilerRe matches class/id words of page furniture. It is applied to
-// individual class tokens and the id, split on - and _, so "post-sidebar"
-// matches but "sidebarless-layout" does not accidentally hide a page.
-var boilerRe = regexp.MustCompile(`^(nav|navbar|navigation|menu|menubar|breadcrumbs?|sidebar|side|aside|footer|foot|masthead|banner|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|share|sharing|social|socials|sharebar|related|recommended|recommendations|promo|promos|promotion|advert|advertisement|ads|ad|adslot|sponsor|sponsored|popup|modal|overlay|toolbar|skip|skiplink|widget|widgets|outbrain|taboola|disqus|paywall|login|signin|search|searchbar|toc|drawer|offcanvas|mega|dropdown|tooltip|hidden|sr|visually|print|noprint)$`)
+// boilerWords are class/id words of page furniture. They are matched
+// against the words of each class token and of the id, split on - and _,
+// so "post-sidebar" matches but "sidebarless-layout" does not
+// accidentally hide a page.
+var boilerWords = wordSet(`nav navbar navigation menu menubar breadcrumb breadcrumbs sidebar side aside footer foot
+	masthead banner cookie cookies consent gdpr newsletter subscribe subscription signup share sharing social socials
+	sharebar related recommended recommendations promo promos promotion advert advertisement ads ad adslot sponsor
+	sponsored popup modal overlay toolbar skip skiplink widget widgets outbrain taboola disqus paywall login signin
+	search searchbar toc drawer offcanvas mega dropdown tooltip hidden sr visually print noprint`)
 
-// keepRe marks containers that are the content itself, protecting them from
-// boilerRe matches elsewhere in their class list ("content sidebar-left").
-var keepRe = regexp.MustCompile(`(?i)(^|[-_ ])(content|article|main|post|entry|body|story|text|thread|topic|message|comment|product|description|answer|question)s?([-_ ]|$)`)
+// keepWords mark containers that are the content itself (alone or with a
+// plural s), protecting them from boilerWords elsewhere in their class
+// list ("content sidebar-left").
+var keepWords = wordSet(`content article main post entry body story text thread topic message comment product
+	description answer question`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
 
 // isHidden reports elements the browser would not show.
 func isHidden(n *html.Node) bool {
@@ -66,13 +80,11 @@ func looksBoiler(n *html.Node) bool {
 	}
 	boiler := false
 	for _, name := range names {
-		if keepRe.MatchString(name) {
-			return false
-		}
 		for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
-			if boilerRe.MatchString(w) {
-				boiler = true
+			if keepWords[w] || keepWords[strings.TrimSuffix(w, "s")] {
+				return false
 			}
+			boiler = boiler || boilerWords[w]
 		}
 	}
 	return boiler

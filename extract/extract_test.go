@@ -260,3 +260,104 @@ func parseFragment(t *testing.T, s string) *html.Node {
 	}
 	return findBody(doc)
 }
+
+// TestDeepNesting checks that pages nested deeper than html.Parse accepts
+// (512 open elements) are still extracted, from plain divs to nested
+// tables, whose implied <tbody> and <tr> deepen the parser's stack.
+func TestDeepNesting(t *testing.T) {
+	prose := strings.Repeat("Deeply nested words still reach the reader. ", 20)
+	tests := map[string]string{
+		"divs":         strings.Repeat("<div>", 3000) + "<p>" + prose + "</p>" + strings.Repeat("</div>", 3000),
+		"unclosed":     strings.Repeat("<div><span>", 1000) + "<p>" + prose,
+		"tables":       strings.Repeat("<table><td>", 600) + prose + strings.Repeat("</td></table>", 600),
+		"shallow tail": "<p>" + prose + "</p>" + strings.Repeat("<section>", 700) + "x",
+	}
+	for name, page := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := html.Parse(strings.NewReader(page)); err == nil {
+				t.Fatal("html.Parse accepts this page: the test no longer covers the deep-nesting path")
+			}
+			doc, err := Extract(context.Background(), []byte("<html><body>"+page), Options{Format: Text})
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			if got := strings.Count(doc.Content, "reach the reader"); got != 20 {
+				t.Errorf("%d of 20 sentences extracted:\n%.300s", got, doc.Content)
+			}
+		})
+	}
+}
+
+// TestArticleComments checks that reader comments under a declared
+// article are dropped, while a declared article that is mostly its
+// comments (a link post) keeps them, as a forum thread does.
+func TestArticleComments(t *testing.T) {
+	// A short story: readability retries without its "unlikely" filters
+	// (which would catch class="comment") when its first pass finds under
+	// 500 characters, and then takes the comments too.
+	story := strings.Repeat("The council approved the new budget after a long debate. ", 5)
+	about := `<aside><p>` + strings.Repeat("The Daily Example covers the town council and its schools. ", 5) + `</p></aside>`
+	comment := `<li class="comment"><p>` + strings.Repeat("I disagree with the reader who wrote first, strongly. ", 6) + `</p></li>`
+	page := func(body string) []byte {
+		return []byte(`<html><head><meta property="og:type" content="article"><title>T</title></head><body>` + about + `<article><h1>T</h1>` +
+			body + `<div id="comments"><ol class="comment-list">` + strings.Repeat(comment, 8) + `</ol></div></article></body></html>`)
+	}
+	tests := []struct {
+		name, body   string
+		wantComments bool
+	}{
+		{"article", "<p>" + story + "</p>", false},
+		{"link post", `<p><a href="https://example.org/x">A link worth reading</a></p>`, true},
+	}
+	for _, tc := range tests {
+		doc, err := Extract(context.Background(), page(tc.body), Options{URL: "https://news.example/2024/05/budget", Format: Text})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := strings.Contains(doc.Content, "I disagree"); got != tc.wantComments {
+			t.Errorf("%s: comments kept = %v, want %v\n%.400s", tc.name, got, tc.wantComments, doc.Content)
+		}
+	}
+}
+
+// TestPruneByConsensus checks which leaf blocks of an article a reference
+// extraction removes: blocks whose word pairs it lacks (a byline, a
+// teaser) and one-word labels it lacks ("Advert"), never headings or
+// code, and nothing when the reference disagrees with most of the text.
+func TestPruneByConsensus(t *testing.T) {
+	story := strings.Repeat("the committee met on tuesday to weigh the proposal for a new bridge ", 6)
+	root := parseFragment(t, `<h2>Heading absent from reference</h2><p>`+story+`</p><p>Advert</p><p>Bridge</p>`+
+		`<p>Read more stories from our award winning team</p><pre>code absent too</pre><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" bridge "+story)
+	got := textOf(root)
+	for _, want := range []string{"Heading absent", "code absent", "Bridge", "the committee met"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q was pruned", want)
+		}
+	}
+	for _, gone := range []string{"Advert", "Read more stories"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q was kept", gone)
+		}
+	}
+
+	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
+	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
+	if strings.Count(textOf(root), "the committee met") != 12 {
+		t.Error("a reference that disagrees with most of the article pruned it")
+	}
+}
+
+// TestShortPageOnce checks that a short page comes out once, paragraph by
+// paragraph (go-trafilatura's fallback for short pages repeats the whole
+// text as one run-together paragraph).
+func TestShortPageOnce(t *testing.T) {
+	page := []byte(`<html><body><p>hello world, this is a short sentence about nothing.</p><p>second para here.</p></body></html>`)
+	doc, err := Extract(context.Background(), page, Options{Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello world, this is a short sentence about nothing.\n\nsecond para here."; strings.TrimSpace(doc.Content) != want {
+		t.Errorf("got %q, want %q", doc.Content, want)
+	}
+}

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -34,13 +33,8 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 			base = u
 		}
 	}
-	// Scripting off: <noscript> is parsed as markup, not as raw text.
-	// Forum software (Discourse) and many shops serve their crawler-
-	// readable content there; prepareDoc decides what to keep.
-	doc, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
+	doc, err := parseHTML(body)
 	if err != nil {
-		// html.Parse only fails on reader errors, which a byte slice cannot
-		// produce; keep the check so a future parser swap stays honest.
 		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
 	sanitize(ctx, doc) // the content guard's hook, see hook.go

@@ -32,12 +32,16 @@ var articleTypes = map[string]bool{
 // XenForo, Reddit, Stack Exchange and similar software.
 var forumPath = regexp.MustCompile(`/t/|/threads?/|/topics?/|/forums?/|/questions/\d|showthread|viewtopic|/discussions?/|/comments/|/boards/|/community/`)
 
+// forumHost matches sites named as forums (warriorforum.com,
+// forums.example.org, community.example.com, discuss.example.io).
+var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)\.`)
+
 func classifyPage(pm pageMeta, base *nurl.URL) pageKind {
 	has := func(t string) bool { return contains(pm.schemaTypes, t) }
 	if has("discussionforumposting") || has("qapage") || has("question") && has("answer") {
 		return kindForum
 	}
-	if base != nil && forumPath.MatchString(strings.ToLower(base.Path+"?"+base.RawQuery)) {
+	if base != nil && (forumPath.MatchString(strings.ToLower(base.Path+"?"+base.RawQuery)) || forumHost.MatchString(strings.ToLower(base.Hostname()))) {
 		return kindForum
 	}
 	if has("product") && has("offer") || pm.ogType == "product" || pm.ogType == "og:product" {
