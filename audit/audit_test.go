@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -318,4 +319,82 @@ func TestLayer(t *testing.T) {
 	if got[1].Outcome != OutcomeError || got[1].URL != "https://slow.example/" {
 		t.Errorf("failed fetch record = %+v", got[1])
 	}
+}
+
+// deferSink keeps every batch for later while down.
+type deferSink struct {
+	mu   sync.Mutex
+	down bool
+	n    int
+}
+
+func (d *deferSink) Write(_ context.Context, recs []Record) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.down {
+		return fmt.Errorf("store down: %w", ErrDeferred)
+	}
+	d.n += len(recs)
+	return nil
+}
+
+func (d *deferSink) Close() error { return nil }
+
+// TestLoggerDeferred: batches a sink keeps for later are counted as
+// deferred, not failed, and the deferral is logged once per outage.
+func TestLoggerDeferred(t *testing.T) {
+	var logs syncLog
+	sink := &deferSink{down: true}
+	l := New(Options{Sinks: []Sink{sink}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	flushOne := func(q string) {
+		t.Helper()
+		before := l.Stats()
+		l.Log(Record{Kind: KindSearch, Query: q})
+		deadline := time.Now().Add(10 * time.Second)
+		for st := l.Stats(); st.Written+st.Deferred+st.Failed == before.Written+before.Deferred+before.Failed; st = l.Stats() {
+			if time.Now().After(deadline) {
+				t.Fatal("record never reached the sink")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for i := range 5 {
+		flushOne(fmt.Sprint("down ", i))
+	}
+	sink.mu.Lock()
+	sink.down = false
+	sink.mu.Unlock()
+	flushOne("up")
+	sink.mu.Lock()
+	sink.down = true
+	sink.mu.Unlock()
+	flushOne("down again")
+	if err := l.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := l.Stats()
+	if st.Deferred != 6 || st.Written != 1 || st.Failed != 0 {
+		t.Errorf("stats = %+v, want 6 deferred, 1 written, 0 failed", st)
+	}
+	if n, m := strings.Count(logs.String(), "audit sink failing; it keeps the records"), strings.Count(logs.String(), "audit sink writing again"); n != 2 || m != 1 {
+		t.Errorf("deferral logged %d times and recovery %d times, want twice and once:\n%s", n, m, logs.String())
+	}
+}
+
+// syncLog is a log destination safe for the writer goroutine and the test.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncLog) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncLog) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -44,11 +44,12 @@ type Logger struct {
 	next   int // index in ring of the next record
 	full   bool
 
-	logged, written, dropped, failed atomic.Uint64
+	logged, written, dropped, failed, deferred atomic.Uint64
 
-	// failing[i] is set while sink i's writes fail, so a sink that is down
-	// (Redis gone) is logged once when it starts failing and once when it
-	// recovers, not once per batch. Only the writer goroutine touches it.
+	// failing[i] is set while sink i's writes fail or are deferred, so a
+	// sink that is down (Redis gone) is logged once when it starts failing
+	// and once when it recovers, not once per batch. Only the writer
+	// goroutine touches it.
 	failing []bool
 }
 
@@ -150,6 +151,9 @@ type Stats struct {
 	Dropped uint64
 	// Failed records were in a batch that a sink failed to write.
 	Failed uint64
+	// Deferred records were in a batch that a sink kept to write later
+	// (ErrDeferred); they are not lost, and not yet Written.
+	Deferred uint64
 }
 
 // Stats returns the counters.
@@ -157,7 +161,7 @@ func (l *Logger) Stats() Stats {
 	if l == nil {
 		return Stats{}
 	}
-	return Stats{Logged: l.logged.Load(), Written: l.written.Load(), Dropped: l.dropped.Load(), Failed: l.failed.Load()}
+	return Stats{Logged: l.logged.Load(), Written: l.written.Load(), Dropped: l.dropped.Load(), Failed: l.failed.Load(), Deferred: l.deferred.Load()}
 }
 
 // run writes queued records in batches until Close, then drains.
@@ -186,7 +190,7 @@ func (l *Logger) write(batch []Record) {
 	if len(l.failing) != len(l.opts.Sinks) {
 		l.failing = make([]bool, len(l.opts.Sinks))
 	}
-	ok := true
+	failed, deferred := false, false
 	for i, s := range l.opts.Sinks {
 		ctx, cancel := context.WithTimeout(context.Background(), l.opts.WriteTimeout)
 		err := s.Write(ctx, batch)
@@ -194,19 +198,29 @@ func (l *Logger) write(batch []Record) {
 		switch {
 		case err != nil && !l.failing[i]:
 			l.failing[i] = true
-			l.log.Warn("audit sink failing; its writes are counted as failed until it recovers (a sink with a backlog keeps the records to retry)", "sink", i, "records", len(batch), "err", err)
+			msg := "audit sink failing; its writes are counted as failed until it recovers"
+			if errors.Is(err, ErrDeferred) {
+				msg = "audit sink failing; it keeps the records and writes them when it recovers"
+			}
+			l.log.Warn(msg, "sink", i, "records", len(batch), "err", err)
 		case err == nil && l.failing[i]:
 			l.failing[i] = false
 			l.log.Info("audit sink writing again", "sink", i)
 		}
-		if err != nil {
-			ok = false
+		switch {
+		case errors.Is(err, ErrDeferred):
+			deferred = true
+		case err != nil:
+			failed = true
 		}
 	}
-	if ok {
-		l.written.Add(uint64(len(batch)))
-	} else {
+	switch {
+	case failed:
 		l.failed.Add(uint64(len(batch)))
+	case deferred:
+		l.deferred.Add(uint64(len(batch)))
+	default:
+		l.written.Add(uint64(len(batch)))
 	}
 }
 

@@ -7,6 +7,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -55,11 +56,18 @@ type Record struct {
 
 // Sink is a destination for records. Write is called from one goroutine
 // with batches in order; an error is logged and the batch dropped, never
-// retried forever.
+// retried forever. A sink that keeps the batch to write later (the Redis
+// stream while Redis is down) returns an error wrapping ErrDeferred
+// instead: nothing is lost, so the Logger counts the batch as deferred and
+// logs only the first of a run of deferrals.
 type Sink interface {
 	Write(ctx context.Context, recs []Record) error
 	Close() error
 }
+
+// ErrDeferred is wrapped by a Sink's Write error when the sink kept the
+// batch to write it later.
+var ErrDeferred = errors.New("audit: records kept by the sink for a later write")
 
 // Filter selects records for Recent; empty fields match everything.
 type Filter struct {

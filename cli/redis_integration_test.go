@@ -9,7 +9,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,9 +21,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/webgate/webgate/audit"
+	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/redisstore"
 )
 
@@ -266,5 +270,92 @@ func TestRedisIntegrationRestart(t *testing.T) {
 	search(b, "after")
 	if n := searches.Load(); n != 22 {
 		t.Errorf("provider calls after the restart = %d, want 22: b should hit what a stored", n)
+	}
+}
+
+// TestRedisIntegrationKeyLimitsAcrossReplicas: a gateway key's daily
+// search budget and rate limit, enforced end to end through the JSON API
+// of two replicas sharing Redis. Searches alternate between the replicas;
+// exactly the budget (then the rate) is let through, the next request on
+// either replica gets the API's 429 with Retry-After, and the refusals
+// are audited as denied.
+func TestRedisIntegrationKeyLimitsAcrossReplicas(t *testing.T) {
+	addr := requireRedis(t)
+	searx, searches := searxngFake(t)
+	budgetKey, budgetHash := policy.GenerateKey()
+	rateKey, rateHash := policy.GenerateKey()
+	cfg := replicaYAML(searx.URL, redisURLFor(addr), fmt.Sprintf(`auth:
+  keys:
+    - {id: budgeted, hash: %q, policy: budget}
+    - {id: limited, hash: %q, policy: rate}
+  policies:
+    budget: {daily_searches: 4}
+    rate: {rate_limit: {requests: 3, per: 1m}}
+`, budgetHash, rateHash), uniquePrefix(t))
+	a, b := startReplica(t, cfg, nil), startReplica(t, cfg, nil)
+	search := func(r *replica, key string, i int) (int, http.Header, string) {
+		t.Helper()
+		// Distinct queries: the cache must not hide a provider call.
+		req, _ := http.NewRequest(http.MethodGet, r.URL+"/v1/search?q=limits+"+key[:8]+fmt.Sprint(i), nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(body)
+	}
+	for _, tc := range []struct {
+		key, id, wantType string
+		limit             int
+	}{{budgetKey, "budgeted", "budget_exhausted", 4}, {rateKey, "limited", "rate_limited", 3}} {
+		before := searches.Load()
+		for i := range tc.limit {
+			if code, _, body := search([]*replica{a, b}[i%2], tc.key, i); code != 200 {
+				t.Fatalf("%s: search %d of %d = %d %s", tc.id, i+1, tc.limit, code, body)
+			}
+		}
+		for i, r := range []*replica{a, b} {
+			code, h, body := search(r, tc.key, 100+i)
+			if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" || !strings.Contains(body, tc.wantType) || !strings.Contains(body, tc.id) {
+				t.Errorf("%s: search over the limit on replica %d = %d (Retry-After %q) %s; want 429 %s", tc.id, i, code, h.Get("Retry-After"), body, tc.wantType)
+			}
+		}
+		if n := searches.Load() - before; n != int32(tc.limit) {
+			t.Errorf("%s: the provider was asked %d times, want %d (refused searches must not reach it)", tc.id, n, tc.limit)
+		}
+		denied := 0
+		for _, r := range []*replica{a, b} {
+			denied += len(r.Svc.Audit.Recent(audit.Filter{KeyID: tc.id, Outcome: audit.OutcomeDenied}))
+		}
+		if denied != 2 {
+			t.Errorf("%s: %d denied audit records over both replicas, want 2", tc.id, denied)
+		}
+	}
+
+	// Both replicas' records reach the one audit stream once flushed.
+	sink, ok := a.Svc.AuditSinks[0].(*redisstore.Sink)
+	if !ok {
+		t.Fatalf("audit sink is %T, not the Redis stream", a.Svc.AuditSinks[0])
+	}
+	for _, r := range []*replica{a, b} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := r.Svc.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+	entries, err := a.Svc.Redis.Redis().XRange(context.Background(), sink.Stream(), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]int{}
+	for _, e := range entries {
+		outcomes[fmt.Sprint(e.Values["key_id"], " ", e.Values["outcome"])]++
+	}
+	want := map[string]int{"budgeted ok": 4, "budgeted denied": 2, "limited ok": 3, "limited denied": 2}
+	if diff := cmp.Diff(want, outcomes); diff != "" {
+		t.Errorf("audit stream entries by key and outcome (-want +got):\n%s", diff)
 	}
 }

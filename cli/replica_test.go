@@ -43,6 +43,8 @@ fetch: {allow_private_networks: true, ignore_robots: true}
 		if len(keyPrefix) > 0 {
 			prefix = keyPrefix[0]
 		}
+		// Outages in these tests are refused connections, noticed at
+		// once; the timeout only has to outlast a loaded machine.
 		y += fmt.Sprintf("redis: {url: %q, key_prefix: %q, health_interval: 100ms, timeout: 2s}\n", redisURL, prefix)
 	}
 	return y + extra
@@ -80,7 +82,7 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 			cancel()
 			serveErr = <-done
 			release()
-			svc.Release()
+			closeService(svc) // as serve does: flush the audit log, then release
 		})
 		return serveErr
 	}

@@ -38,10 +38,15 @@ func waitWaiters(t *testing.T, f *Fetcher, key string, n int) {
 func TestFetchCoalescesConcurrentMisses(t *testing.T) {
 	release := make(chan struct{})
 	handlerDone := make(chan error, 4)
+	arrived := make(chan string, 16) // each page request's query, as it reaches the site
 	srv, c := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
 			http.NotFound(w, r)
 			return
+		}
+		select {
+		case arrived <- r.URL.RawQuery:
+		default:
 		}
 		select {
 		case <-release:
@@ -124,6 +129,14 @@ func TestFetchCoalescesConcurrentMisses(t *testing.T) {
 			done <- err
 		}()
 		waitWaiters(t, f, key+"?3", 1)
+		// Cancel only once the request has reached the site: cancelled
+		// earlier (a loaded machine can be slow to dial), the handler never
+		// runs and would never report.
+		for q := range arrived {
+			if q == "3" {
+				break
+			}
+		}
 		cancel()
 		wantSentinel(t, <-done, ErrTimeout)
 		if err := <-handlerDone; !errors.Is(err, context.Canceled) {

@@ -1,9 +1,6 @@
 package guard
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // builtinInternal are suffixes reserved or conventional for private
 // networks; no public site lives under them. ".local" (multicast DNS) is
@@ -17,20 +14,33 @@ var builtinInternal = []string{"internal", "corp", "lan", "intranet", "home.arpa
 var genericInternal = []string{"host.docker.internal", "gateway.docker.internal", "kubernetes.docker.internal",
 	"metadata.google.internal", "localhost.localdomain", "cluster.local"}
 
-var hostRe = regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\b`)
-
 // internalHosts finds host names under the configured and builtin
-// internal suffixes.
+// internal suffixes: runs of letters, digits, '-' and '.' with at least
+// two labels and a top-level label starting with a letter.
 func (d *Detector) internalHosts(text string) []Finding {
 	var out []Finding
-	for _, loc := range hostRe.FindAllStringIndex(text, -1) {
-		s, e := loc[0], loc[1]
-		if s > 0 && text[s-1] == '.' || e < len(text) && text[e] == '.' && e+1 < len(text) && isAlnum(text[e+1]) {
-			// ".env.local" is a file name; a match cut short by the
-			// regexp's label rules is not a whole host.
+	for i := 0; i < len(text); {
+		if !isHostByte(text[i]) {
+			i++
 			continue
 		}
-		h := strings.ToLower(text[s:e])
+		s, e := i, i
+		for e < len(text) && isHostByte(text[e]) {
+			e++
+		}
+		i = e
+		if text[s] == '.' || s > 0 && text[s-1] == '_' || e < len(text) && text[e] == '_' {
+			// ".env.local" is a file name; a run glued to '_' is an
+			// identifier.
+			continue
+		}
+		for e > s && (text[e-1] == '.' || text[e-1] == '-') {
+			e-- // the full stop ending a sentence
+		}
+		if !hostShaped(text[s:e]) {
+			continue
+		}
+		h := text[s:e]
 		if underAny(h, genericInternal) {
 			continue
 		}
@@ -41,13 +51,42 @@ func (d *Detector) internalHosts(text string) []Finding {
 	return out
 }
 
-// underAny reports whether host is one of suffixes or below one, with at
-// least one label of its own for the builtin one-label suffixes.
+// underAny reports whether host is one of suffixes (lower case) or below
+// one, ignoring ASCII case, with at least one label of its own for the
+// builtin one-label suffixes.
 func underAny(host string, suffixes []string) bool {
 	for _, suf := range suffixes {
-		if strings.HasSuffix(host, "."+suf) || host == suf && strings.Contains(suf, ".") {
+		n := len(host) - len(suf)
+		if n < 0 || !strings.EqualFold(host[n:], suf) {
+			continue
+		}
+		if n > 0 && host[n-1] == '.' || n == 0 && strings.Contains(suf, ".") {
 			return true
 		}
 	}
 	return false
+}
+
+func isHostByte(b byte) bool { return isAlnum(b) || b == '-' || b == '.' }
+
+// hostShaped reports whether h has two or more non-empty labels of at
+// most 63 bytes, none starting or ending with '-', and a top-level label
+// starting with a letter.
+func hostShaped(h string) bool {
+	if len(h) > 253 || strings.IndexByte(h, '.') < 0 {
+		return false
+	}
+	tld := byte(0)
+	for rest := h; ; {
+		l, more, found := strings.Cut(rest, ".")
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		if !found {
+			tld = l[0]
+			break
+		}
+		rest = more
+	}
+	return tld >= 'a' && tld <= 'z' || tld >= 'A' && tld <= 'Z'
 }

@@ -60,75 +60,84 @@ type rule struct {
 	// would misfire on the long random identifiers URLs legitimately hold
 	// (document ids, cache keys) run on queries only.
 	inURL bool
+	// hints are strings of which one occurs, ignoring case, in every
+	// match (a space stands for white space, see keywordSet); minRun is
+	// the length of the run of token bytes (tokenish) every match holds;
+	// needAny are bytes of which every match holds one. The regexp runs
+	// only on texts that pass all three, which a single pass over the
+	// text decides (see prefilter).
+	hints   []string
+	minRun  int
+	needAny string
 }
 
 // vendorRules recognise specific credential formats. Each shape comes from
 // the issuer's documentation or the widely used detector sets (gitleaks,
 // GitHub secret scanning); names are stable and appear in audit records.
 var vendorRules = []rule{
-	{name: "private_key", desc: "a private key", inURL: true,
+	{name: "private_key", hints: []string{"private key"}, desc: "a private key", inURL: true,
 		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----`)},
-	{name: "aws_access_key", desc: "an AWS access key id", inURL: true,
+	{name: "aws_access_key", hints: []string{"akia", "asia", "abia", "acca", "a3t"}, minRun: 20, desc: "an AWS access key id", inURL: true,
 		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), check: notAllSame},
-	{name: "aws_secret_key", desc: "an AWS secret access key", inURL: true,
+	{name: "aws_secret_key", hints: []string{"aws"}, minRun: 40, desc: "an AWS secret access key", inURL: true,
 		re: regexp.MustCompile(`(?i)aws.{0,24}?(?:secret|private)?.{0,8}?(?:key|access).{0,8}?[:=\s"']+([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`), group: 1, check: mixed},
-	{name: "github_token", desc: "a GitHub token", inURL: true,
+	{name: "github_token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, desc: "a GitHub token", inURL: true,
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,242})\b`)},
-	{name: "gitlab_token", desc: "a GitLab token", inURL: true,
+	{name: "gitlab_token", hints: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glimt-", "glft-", "gloas-", "glsoat-", "gr1348941"}, desc: "a GitLab token", inURL: true,
 		re: regexp.MustCompile(`\b(?:gl(?:pat|dt|ptt|rt|cbt|imt|ft|oas|soat)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})`)},
-	{name: "slack_token", desc: "a Slack token", inURL: true,
+	{name: "slack_token", hints: []string{"xox", "xapp-"}, desc: "a Slack token", inURL: true,
 		re: regexp.MustCompile(`\b(?:xox[abposrec]-[0-9A-Za-z-]{10,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`)},
-	{name: "slack_webhook", desc: "a Slack webhook URL", inURL: true,
+	{name: "slack_webhook", hints: []string{"hooks.slack.com"}, desc: "a Slack webhook URL", inURL: true,
 		re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}`)},
-	{name: "stripe_key", desc: "a Stripe secret key", inURL: true,
+	{name: "stripe_key", hints: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"}, desc: "a Stripe secret key", inURL: true,
 		re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,247}\b|\bwhsec_[0-9A-Za-z]{24,}\b`)},
-	{name: "anthropic_key", desc: "an Anthropic API key", inURL: true,
+	{name: "anthropic_key", hints: []string{"sk-ant-"}, desc: "an Anthropic API key", inURL: true,
 		re: regexp.MustCompile(`\bsk-ant-[a-z]{2,10}\d{2}-[A-Za-z0-9_-]{32,}`)},
-	{name: "openai_key", desc: "an OpenAI API key", inURL: true,
+	{name: "openai_key", hints: []string{"sk-"}, minRun: 23, desc: "an OpenAI API key", inURL: true,
 		re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})`), group: 1, check: random},
-	{name: "google_api_key", desc: "a Google API key", inURL: true,
+	{name: "google_api_key", hints: []string{"aiza"}, desc: "a Google API key", inURL: true,
 		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}(?:[^0-9A-Za-z_-]|$)`)},
-	{name: "google_oauth", desc: "a Google OAuth secret or token", inURL: true,
+	{name: "google_oauth", hints: []string{"gocspx-", "ya29."}, desc: "a Google OAuth secret or token", inURL: true,
 		re: regexp.MustCompile(`\bGOCSPX-[A-Za-z0-9_-]{28}\b|\bya29\.[0-9A-Za-z_-]{30,}`)},
-	{name: "azure_key", desc: "an Azure key or SAS signature", inURL: true,
+	{name: "azure_key", hints: []string{"accountkey=", "sharedaccesskey=", "sig=", "q~"}, desc: "an Azure key or SAS signature", inURL: true,
 		re: regexp.MustCompile(`(?i)(?:AccountKey|SharedAccessKey|sig)=([A-Za-z0-9+/%]{40,}={0,2})|\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}\b`)},
-	{name: "huggingface_token", desc: "a Hugging Face token", inURL: true,
+	{name: "huggingface_token", hints: []string{"hf_"}, desc: "a Hugging Face token", inURL: true,
 		re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}\b`), check: random},
-	{name: "npm_token", desc: "an npm token", inURL: true,
+	{name: "npm_token", hints: []string{"npm_"}, desc: "an npm token", inURL: true,
 		re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{name: "pypi_token", desc: "a PyPI token", inURL: true,
+	{name: "pypi_token", hints: []string{"pypi-"}, desc: "a PyPI token", inURL: true,
 		re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`)},
-	{name: "sendgrid_key", desc: "a SendGrid API key", inURL: true,
+	{name: "sendgrid_key", hints: []string{"sg."}, desc: "a SendGrid API key", inURL: true,
 		re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`)},
-	{name: "twilio_key", desc: "a Twilio API key", inURL: true,
+	{name: "twilio_key", hints: []string{"sk"}, minRun: 34, desc: "a Twilio API key", inURL: true,
 		re: regexp.MustCompile(`\bSK[0-9a-f]{32}\b`)},
-	{name: "digitalocean_token", desc: "a DigitalOcean token", inURL: true,
+	{name: "digitalocean_token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, minRun: 71, desc: "a DigitalOcean token", inURL: true,
 		re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`)},
-	{name: "shopify_token", desc: "a Shopify token", inURL: true,
+	{name: "shopify_token", hints: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, minRun: 38, desc: "a Shopify token", inURL: true,
 		re: regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`)},
-	{name: "databricks_token", desc: "a Databricks token", inURL: true,
+	{name: "databricks_token", hints: []string{"dapi"}, desc: "a Databricks token", inURL: true,
 		re: regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`)},
-	{name: "telegram_bot_token", desc: "a Telegram bot token", inURL: true,
+	{name: "telegram_bot_token", hints: []string{":aa"}, minRun: 35, desc: "a Telegram bot token", inURL: true,
 		re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`)},
-	{name: "discord_token", desc: "a Discord bot token", inURL: true,
+	{name: "discord_token", minRun: 24, needAny: ".", desc: "a Discord bot token", inURL: true,
 		re: regexp.MustCompile(`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b`), check: random},
-	{name: "atlassian_token", desc: "an Atlassian API token", inURL: true,
+	{name: "atlassian_token", hints: []string{"atatt3"}, desc: "an Atlassian API token", inURL: true,
 		re: regexp.MustCompile(`\bATATT3[A-Za-z0-9_=-]{150,}`)},
-	{name: "linear_key", desc: "a Linear API key", inURL: true,
+	{name: "linear_key", hints: []string{"lin_api_"}, desc: "a Linear API key", inURL: true,
 		re: regexp.MustCompile(`\blin_api_[A-Za-z0-9]{40}\b`)},
-	{name: "age_secret_key", desc: "an age secret key", inURL: true,
+	{name: "age_secret_key", hints: []string{"age-secret-key-1"}, desc: "an age secret key", inURL: true,
 		re: regexp.MustCompile(`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`)},
-	{name: "webgate_key", desc: "a webgate API key", inURL: true,
+	{name: "webgate_key", hints: []string{"wgk_"}, desc: "a webgate API key", inURL: true,
 		re: regexp.MustCompile(`\bwgk_[0-9A-Za-z]{43}\b`)},
-	{name: "jwt", desc: "a JSON Web Token", inURL: true,
+	{name: "jwt", hints: []string{"eyj"}, desc: "a JSON Web Token", inURL: true,
 		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`)},
-	{name: "url_credentials", desc: "a password in a URL", inURL: true,
+	{name: "url_credentials", hints: []string{"://"}, needAny: "@", desc: "a password in a URL", inURL: true,
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^/\s:@]{1,64}:([^/\s:@]{3,128})@`), group: 1, check: notPlaceholder},
-	{name: "basic_auth", desc: "HTTP basic-auth credentials", inURL: false,
+	{name: "basic_auth", hints: []string{"basic "}, minRun: 8, desc: "HTTP basic-auth credentials", inURL: false,
 		re: regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`), group: 1, check: basicCredentials},
-	{name: "credential_assignment", desc: "a credential", inURL: false,
+	{name: "credential_assignment", hints: []string{"key", "secret", "token", "bearer", "passw", "pwd"}, needAny: ":=", desc: "a credential", inURL: false,
 		re: regexp.MustCompile(`(?i)\b(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|password|passwd|pwd|secret|token)\b["']?\s*[:=]\s*["']?([^\s"'<>,;]{8,200})`), group: 1, check: credentialValue},
-	{name: "secret_url_param", desc: "a credential in a URL parameter", inURL: true,
+	{name: "secret_url_param", hints: []string{"token=", "key=", "auth=", "secret=", "password=", "session=", "sessionid=", "sig=", "signature="}, desc: "a credential in a URL parameter", inURL: true,
 		re: regexp.MustCompile(`(?i)[?&](?:access_token|api[_-]?key|apikey|auth|client_secret|key|password|private_token|secret|session(?:id)?|sig|signature|token|x-amz-signature|x-goog-signature)=([^&#\s]{16,})`), group: 1, check: random},
 }
 
@@ -136,6 +145,9 @@ var vendorRules = []rule{
 type Detector struct {
 	rules       []rule
 	highEntropy bool
+	// noPrefilter runs every rule on every text: the reference the
+	// prefilter is tested against.
+	noPrefilter bool
 	internal    []string // lower-case domain suffixes, without a leading dot
 	allow       []*regexp.Regexp
 }
@@ -182,9 +194,11 @@ func (d *Detector) ScanURL(rawURL string) []Finding {
 
 func (d *Detector) scan(text string, isURL bool) []Finding {
 	var out []Finding
+	hinted, run := d.prefilter(text)
 	for i := range d.rules {
 		r := &d.rules[i]
-		if isURL && !r.inURL {
+		if isURL && !r.inURL || hinted&(1<<i) == 0 || run < r.minRun ||
+			r.needAny != "" && !strings.ContainsAny(text, r.needAny) {
 			continue
 		}
 		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
@@ -198,10 +212,15 @@ func (d *Detector) scan(text string, isURL bool) []Finding {
 			out = append(out, Finding{Rule: r.name, Desc: r.desc, Start: s, End: e})
 		}
 	}
-	if d.highEntropy && !isURL {
+	if d.highEntropy && !isURL && run >= minTokenRun {
 		out = append(out, highEntropyTokens(text)...)
 	}
-	out = append(out, d.internalHosts(text)...)
+	if strings.IndexByte(text, '.') >= 0 {
+		out = append(out, d.internalHosts(text)...)
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	out = slices.DeleteFunc(out, func(f Finding) bool { return d.allowed(text[f.Start:f.End]) })
 	return mergeOverlaps(out)
 }
@@ -283,3 +302,54 @@ func (d *Detector) RedactSecrets(text string) string {
 
 // ErrorType names the refusal for JSON error objects.
 func (e *SecretError) ErrorType() string { return "secret_detected" }
+
+// ruleHints finds the vendor rules' hints; a keyword's id is its rule's
+// index in vendorRules.
+var ruleHints = func() *keywordSet {
+	if len(vendorRules) > 64 {
+		panic("guard: more vendor rules than prefilter bits")
+	}
+	k := new(keywordSet)
+	for i, r := range vendorRules {
+		for _, h := range r.hints {
+			k.add(h, i)
+		}
+	}
+	return k
+}()
+
+// prefilter is the single pass over text that decides which rules can
+// match it: hinted has bit i set when rule i has no hints or one of them
+// occurs; run is the length of the longest run of tokenish bytes. A
+// clean query (no hint, short words) runs no regexp and allocates
+// nothing.
+func (d *Detector) prefilter(text string) (hinted uint64, run int) {
+	if d.noPrefilter || foldsToASCII(text) {
+		return ^uint64(0), len(text)
+	}
+	for i := range d.rules {
+		if len(d.rules[i].hints) == 0 {
+			hinted |= 1 << i
+		}
+	}
+	ruleHints.each(text, func(id, _ int) { hinted |= 1 << id })
+	cur := 0
+	for i := 0; i < len(text); i++ {
+		if tokenish[text[i]] {
+			cur++
+			run = max(run, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return hinted, run
+}
+
+// tokenish are the bytes keys and tokens are made of: [A-Za-z0-9_+/-].
+var tokenish = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = isAlnum(b) || b == '_' || b == '+' || b == '/' || b == '-'
+	}
+	return t
+}()

@@ -41,6 +41,21 @@ func CleanText(s string) (string, int) {
 	started := false     // b holds s[:i] minus what was removed
 	prevVisible := false // the last kept rune shows as something
 	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			// A run of ASCII is kept whole: nothing in it is invisible,
+			// and after it the last byte decides what is visible.
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf {
+				j++
+			}
+			if started {
+				b.WriteString(s[i:j])
+			}
+			c := s[j-1]
+			prevVisible = c > ' ' && c != 0x7f
+			i = j
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		drop := 0 // bytes to drop from i
 		switch {

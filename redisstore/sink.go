@@ -46,8 +46,8 @@ func NewSink(c *Client, stream string, maxLen int64, backlog int) *Sink {
 // Stream returns the stream's full key.
 func (s *Sink) Stream() string { return s.stream }
 
-// Write implements audit.Sink. It fails (and the records wait in the
-// backlog) while Redis is down.
+// Write implements audit.Sink. While Redis is down the records wait in
+// the backlog and Write returns an error wrapping audit.ErrDeferred.
 func (s *Sink) Write(ctx context.Context, recs []audit.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -58,7 +58,7 @@ func (s *Sink) Write(ctx context.Context, recs []audit.Record) error {
 		s.c.log.Warn("redis audit backlog full; oldest records dropped", "dropped_total", s.dropped)
 	}
 	if !s.c.Up() {
-		return fmt.Errorf("redis audit stream: redis unreachable; %d records waiting", len(s.backlog))
+		return fmt.Errorf("redis audit stream: redis unreachable; %d records waiting: %w", len(s.backlog), audit.ErrDeferred)
 	}
 	return s.flush(ctx)
 }
@@ -84,7 +84,7 @@ func (s *Sink) flush(ctx context.Context) error {
 		cancel()
 		if err != nil {
 			s.c.failed(ctx, "audit", err)
-			return fmt.Errorf("redis audit stream: %w; %d records waiting", err, len(s.backlog))
+			return fmt.Errorf("redis audit stream: %w; %d records waiting: %w", err, len(s.backlog), audit.ErrDeferred)
 		}
 		s.backlog = append(s.backlog[:0], s.backlog[n:]...)
 	}
