@@ -5,15 +5,20 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/console"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/httpapi"
 	"github.com/webgate/webgate/mcpserver"
 	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/proxy"
+	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
+	"github.com/webgate/webgate/setup"
 	"github.com/webgate/webgate/upstream/anthropic"
 )
 
@@ -66,7 +71,16 @@ func (c *serveCmd) Run(r *runtime) error {
 		return err
 	}
 	defer release()
-	fmt.Fprintf(r.IO.Stderr, "webgate %s listening on http://%s (MCP at /mcp, API at /v1/search and /v1/fetch, Anthropic Messages at /v1/messages)\n", Version, ln.Addr())
+	if cfg.Console.ConsoleEnabled() {
+		cfgFile := r.g.Config
+		if cfgFile == "" {
+			cfgFile, _ = r.IO.Getenv(config.EnvConfig)
+		}
+		if opts.Console, err = consoleHandler(cfg, svc, getter, log, cfgFile); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(r.IO.Stderr, "webgate %s listening on http://%s (MCP at /mcp, API at /v1/search and /v1/fetch, Anthropic Messages at /v1/messages%s)\n", Version, ln.Addr(), consoleNote(opts))
 	return server.Serve(r.Ctx, ln, opts)
 }
 
@@ -109,6 +123,31 @@ func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter
 	return opts, release, nil
 }
 
+// consoleHandler builds the web console on the service: the playground
+// runs through the same searcher and getter as every surface, its digest
+// is the MCP web_search text, and the setup view uses what `webgate setup`
+// would.
+func consoleHandler(cfg *config.Config, svc *service.Service, getter fetch.Getter, log *slog.Logger, cfgFile string) (*console.Console, error) {
+	mo := mcpOptions(cfg, svc, getter, log)
+	bin, _ := executable()
+	home, _ := os.UserHomeDir()
+	if cfgFile != "" {
+		cfgFile, _ = filepath.Abs(cfgFile)
+	}
+	return console.New(console.Options{
+		Searcher: svc.Searcher, Fetcher: getter,
+		Digest: func(ctx context.Context, r *search.Response, content bool) string {
+			return mcpserver.SearchText(ctx, r, mo, content)
+		},
+		Snapshot:  svc.Metrics.Snapshot,
+		Audit:     svc.Audit,
+		Operators: cfg.Console.Operators,
+		Setup:     setup.Options{Binary: bin, ConfigFile: cfgFile, Home: home, Env: os.LookupEnv},
+		Version:   Version,
+		Logger:    log,
+	})
+}
+
 // readiness is /readyz beyond the server's own draining check: at least
 // one search provider can be asked, and Redis, when configured, answers
 // (while it does not, the replica is degraded but ready, unless
@@ -136,4 +175,11 @@ func readiness(cfg *config.Config, svc *service.Service) func(context.Context) [
 		}
 		return checks
 	}
+}
+
+func consoleNote(opts server.Options) string {
+	if opts.Console == nil {
+		return ""
+	}
+	return ", web console at /"
 }

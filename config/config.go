@@ -226,7 +226,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Audit.validate()...)
 	errs = append(errs, c.Metrics.validate()...)
 	errs = append(errs, c.Redis.validate()...)
-	errs = append(errs, c.Console.validate()...)
+	errs = append(errs, c.Console.validate(c.Auth.Keys)...)
 	if len(errs) == 0 {
 		return nil
 	}

@@ -16,7 +16,7 @@ type Metrics struct {
 	Enabled *bool `yaml:"enabled"`
 	// Path is where the Prometheus metrics are served. The default is
 	// /metrics. It must start with a slash and must not be a path another
-	// surface uses (/v1/..., /mcp, /healthz, /readyz).
+	// surface uses (/v1/..., /mcp, /healthz, /readyz, /console/...).
 	Path string `yaml:"path"`
 	// Public serves the metrics without gateway credentials even when
 	// gateway keys or server.auth_tokens are configured, for a Prometheus
@@ -49,7 +49,8 @@ func (m *Metrics) validate() []error {
 	switch p := m.Path; {
 	case !strings.HasPrefix(p, "/") || strings.ContainsAny(p, " \t\r\n?#{}"):
 		errs = append(errs, fmt.Errorf("metrics.path: %q must be a plain absolute path such as /metrics", p))
-	case p == "/" || p == "/mcp" || p == "/healthz" || p == "/readyz" || p == "/openapi.json" || strings.HasPrefix(p, "/v1/") || p == "/v1":
+	case p == "/" || p == "/mcp" || p == "/healthz" || p == "/readyz" || p == "/openapi.json" || strings.HasPrefix(p, "/v1/") || p == "/v1" ||
+		strings.HasPrefix(p, "/console/") || p == "/console":
 		errs = append(errs, fmt.Errorf("metrics.path: %q is used by another surface; pick another path such as /metrics", p))
 	}
 	return errs

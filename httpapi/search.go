@@ -166,3 +166,9 @@ func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// EngineQuery validates sr and builds the engine query, with the same rules and
+// messages as /v1/search; the web console's playground uses it so both
+// surfaces accept exactly the same searches. Its error is a bad request
+// that WriteErr answers with 400 invalid_request.
+func (sr SearchRequest) EngineQuery() (search.Query, error) { return sr.query() }

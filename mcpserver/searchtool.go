@@ -107,13 +107,7 @@ func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		t.log.DebugContext(ctx, "web_search failed", "err", err)
 		return toolError(searchErrorText(err)), nil
 	}
-	out := SearchOutput{Query: q.Text, Provider: resp.Provider, Results: make([]SearchResult, len(resp.Results))}
-	for i, r := range resp.Results {
-		out.Results[i] = SearchResult{
-			Title: oneLine(r.Title), URL: r.URL, Snippet: oneLine(r.Snippet),
-			Published: r.PublishedString(), Provider: r.Provider,
-		}
-	}
+	out := searchOutput(q.Text, resp)
 	prog.step(ctx, fmt.Sprintf("%d results from %s", len(out.Results), resp.Provider))
 
 	if args.IncludeContent && len(out.Results) > 0 {
@@ -121,6 +115,32 @@ func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	text := capText(renderSearch(&out, t.opts.Untrusted), t.opts.MaxOutputChars)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+}
+
+// searchOutput is the structured result for resp, before include_content.
+func searchOutput(query string, resp *search.Response) SearchOutput {
+	out := SearchOutput{Query: query, Provider: resp.Provider, Results: make([]SearchResult, len(resp.Results))}
+	for i, r := range resp.Results {
+		out.Results[i] = SearchResult{
+			Title: oneLine(r.Title), URL: r.URL, Snippet: oneLine(r.Snippet),
+			Published: r.PublishedString(), Provider: r.Provider,
+		}
+	}
+	return out
+}
+
+// SearchText is the text web_search gives a model for resp, so another
+// surface, such as the web console's playground, can show exactly what an
+// agent reads. opts supplies the untrusted-content marking and the output
+// cap; with includeContent, the top results' pages are fetched through
+// opts.Fetcher within opts.ContentTimeout, as include_content does.
+func SearchText(ctx context.Context, resp *search.Response, opts Options, includeContent bool) string {
+	opts.applyDefaults()
+	out := searchOutput(resp.Query.Text, resp)
+	if includeContent && len(out.Results) > 0 && opts.Fetcher != nil {
+		(&tools{opts: opts, log: opts.Logger}).enrich(ctx, &out, newProgress(nil, 0))
+	}
+	return capText(renderSearch(&out, opts.Untrusted), opts.MaxOutputChars)
 }
 
 // enrich fetches the top results' content within ContentTimeout, sharing

@@ -60,6 +60,8 @@ func surfaceOf(path, metricsPath string) string {
 		return SurfaceOps
 	case strings.HasPrefix(path, "/v1/"):
 		return policy.SurfaceAPI
+	case path == "/" || strings.HasPrefix(path, "/console/"):
+		return policy.SurfaceConsole
 	}
 	return SurfaceOther
 }

@@ -28,7 +28,10 @@ func TestSurfaceOf(t *testing.T) {
 		{"/readyz", "ops"},
 		{"/metrics", "ops"},
 		{"/openapi.json", "ops"},
-		{"/", "other"},
+		{"/", "console"},
+		{"/console/api/status", "console"},
+		{"/console/assets/console.js", "console"},
+		{"/consoles", "other"},
 		{"/wp-login.php", "other"},
 	}
 	for _, tt := range tests {

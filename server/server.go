@@ -58,6 +58,11 @@ type Options struct {
 	Metrics       http.Handler
 	MetricsPath   string
 	MetricsPublic bool
+	// Console, when set, serves the web console (package console): its
+	// page at / and its assets under /console/ without a key, since they
+	// hold no data, and its JSON API under /console/api/ behind the keys,
+	// on the console surface.
+	Console http.Handler
 	// Observer, when set, sees every request (surface, status, duration)
 	// and every streamed response.
 	Observer Observer
@@ -121,6 +126,11 @@ func handler(opts Options, st *state) http.Handler {
 			// Behind the same keys as the JSON API.
 			mux.Handle(opts.MetricsPath, auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, opts.Metrics))
 		}
+	}
+	if opts.Console != nil {
+		mux.Handle("GET /{$}", opts.Console)
+		mux.Handle("/console/", opts.Console)
+		mux.Handle("/console/api/", auth.Wrap(policy.SurfaceConsole, httpapi.WriteErr, limitBody(opts.MaxBodyBytes, opts.Console)))
 	}
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
