@@ -26,6 +26,7 @@ import (
 
 	"github.com/webgate/webgate/audit"
 	"github.com/webgate/webgate/policy"
+	"github.com/webgate/webgate/ratelimit/countertest"
 	"github.com/webgate/webgate/redisstore"
 )
 
@@ -158,6 +159,7 @@ func TestRedisIntegrationSharedLimits(t *testing.T) {
 		t.Fatalf("the replica counts in %T, not Redis", a.Svc.Counter)
 	}
 	counters := []*replica{a, b}
+	countertest.ClearOfWindowEdge(t, 20*time.Second, time.Minute, 24*time.Hour)
 	for _, lim := range []struct {
 		key   string
 		limit int
@@ -310,6 +312,7 @@ func TestRedisIntegrationKeyLimitsAcrossReplicas(t *testing.T) {
 		key, id, wantType string
 		limit             int
 	}{{budgetKey, "budgeted", "budget_exhausted", 4}, {rateKey, "limited", "rate_limited", 3}} {
+		countertest.ClearOfWindowEdge(t, 20*time.Second, time.Minute, 24*time.Hour)
 		before := searches.Load()
 		for i := range tc.limit {
 			if code, _, body := search([]*replica{a, b}[i%2], tc.key, i); code != 200 {

