@@ -20,46 +20,16 @@ import (
 	"github.com/webgate/webgate/search"
 )
 
-// Seal purposes. Binding each token to its purpose stops a client from
-// passing an encrypted_index where encrypted_content is expected.
-const (
-	purposeResult   = "web_search_result"
-	purposeCitation = "web_search_result_location"
-)
-
 // maxCitedRunes caps cited_text, in line with the short spans Anthropic
 // cites; the full snippet is in the text and the sealed payload anyway.
 const maxCitedRunes = 300
 
-// SealedResult is the plaintext of a web_search_result's encrypted_content:
-// everything webgate knew about the hit when it answered, so a later turn
-// that replays the block can be served without searching again.
-type SealedResult struct {
-	Version   int       `json:"v"`
-	Query     string    `json:"query"`
-	URL       string    `json:"url"`
-	Title     string    `json:"title"`
-	Snippet   string    `json:"snippet,omitempty"`
-	PageAge   string    `json:"page_age,omitempty"`
-	Passages  []string  `json:"passages,omitempty"`
-	Provider  string    `json:"provider,omitempty"`
-	Retrieved time.Time `json:"retrieved"`
-}
-
-// SealedCitation is the plaintext of a citation's encrypted_index.
-type SealedCitation struct {
-	Version   int    `json:"v"`
-	URL       string `json:"url"`
-	Result    int    `json:"result"`
-	CitedText string `json:"cited_text"`
-}
-
-// appendJSON appends r encoded exactly as json.Marshal(r) would (field
+// appendSealedResult appends r encoded exactly as json.Marshal(r) would (field
 // order, omitempty, HTML escaping, RFC 3339 time): the payload is sealed
 // per result on every fast-path answer, and reflection-based encoding was
 // a visible share of the request's CPU. TestSealedPayloadEncoding pins the
 // equivalence.
-func (r *SealedResult) appendJSON(b []byte) ([]byte, error) {
+func appendSealedResult(b []byte, r *seal.Result) ([]byte, error) {
 	if y := r.Retrieved.Year(); y < 0 || y > 9999 {
 		// json.Marshal's error case for times; let it produce the error.
 		p, err := json.Marshal(r)
@@ -100,8 +70,8 @@ func (r *SealedResult) appendJSON(b []byte) ([]byte, error) {
 	return append(b, `"}`...), nil
 }
 
-// appendJSON appends c encoded exactly as json.Marshal(c) would.
-func (c *SealedCitation) appendJSON(b []byte) []byte {
+// appendSealedCitation appends c encoded exactly as json.Marshal(c) would.
+func appendSealedCitation(b []byte, c *seal.Citation) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(c.Version), 10)
 	b = append(b, `,"url":`...)
@@ -114,12 +84,12 @@ func (c *SealedCitation) appendJSON(b []byte) []byte {
 }
 
 // OpenResult decrypts and authenticates an encrypted_content value.
-func OpenResult(s *seal.Sealer, token string) (*SealedResult, error) {
-	pt, err := s.Open(purposeResult, token)
+func OpenResult(s *seal.Sealer, token string) (*seal.Result, error) {
+	pt, err := s.Open(seal.PurposeResult, token)
 	if err != nil {
 		return nil, fmt.Errorf("open encrypted_content: %w", err)
 	}
-	var r SealedResult
+	var r seal.Result
 	if err := json.Unmarshal(pt, &r); err != nil {
 		return nil, fmt.Errorf("decode encrypted_content: %w", err)
 	}
@@ -127,12 +97,12 @@ func OpenResult(s *seal.Sealer, token string) (*SealedResult, error) {
 }
 
 // OpenCitation decrypts and authenticates an encrypted_index value.
-func OpenCitation(s *seal.Sealer, token string) (*SealedCitation, error) {
-	pt, err := s.Open(purposeCitation, token)
+func OpenCitation(s *seal.Sealer, token string) (*seal.Citation, error) {
+	pt, err := s.Open(seal.PurposeCitation, token)
 	if err != nil {
 		return nil, fmt.Errorf("open encrypted_index: %w", err)
 	}
-	var c SealedCitation
+	var c seal.Citation
 	if err := json.Unmarshal(pt, &c); err != nil {
 		return nil, fmt.Errorf("decode encrypted_index: %w", err)
 	}
@@ -336,22 +306,22 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
 	for i, r := range o.results {
-		sr := SealedResult{
+		sr := seal.Result{
 			Version: 1, Query: call.Query, URL: r.URL, Title: r.Title, Snippet: r.Snippet,
 			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
 		}
-		if scratch, err = sr.appendJSON(scratch[:0]); err != nil {
+		if scratch, err = appendSealedResult(scratch[:0], &sr); err != nil {
 			return nil, fmt.Errorf("encode result %d: %w", i, err)
 		}
-		if toks, err = c.sealer.AppendSeal(toks, purposeResult, scratch); err != nil {
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeResult, scratch); err != nil {
 			return nil, fmt.Errorf("seal result %d: %w", i, err)
 		}
 		ends = append(ends, len(toks))
 	}
 	for _, ref := range t.refs {
-		sc := SealedCitation{Version: 1, URL: o.results[ref.result].URL, Result: ref.result, CitedText: ref.cited}
-		scratch = sc.appendJSON(scratch[:0])
-		if toks, err = c.sealer.AppendSeal(toks, purposeCitation, scratch); err != nil {
+		sc := seal.Citation{Version: 1, URL: o.results[ref.result].URL, Result: ref.result, CitedText: ref.cited}
+		scratch = appendSealedCitation(scratch[:0], &sc)
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeCitation, scratch); err != nil {
 			return nil, fmt.Errorf("seal citation: %w", err)
 		}
 		ends = append(ends, len(toks))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/webgate/webgate/seal"
 )
 
 // TestSealedPayloadEncoding pins the hand-written payload encoders to
@@ -12,7 +14,7 @@ import (
 func TestSealedPayloadEncoding(t *testing.T) {
 	awkward := "a <b> & \"c\" \\ \n\t\x01 é \u2028 \xff"
 	now := time.Date(2026, 11, 22, 7, 1, 2, 345600000, time.UTC)
-	results := []SealedResult{
+	results := []seal.Result{
 		{Version: 1, Query: "q", URL: "https://x.test/", Title: "t", Retrieved: now},
 		{Version: 1, Query: awkward, URL: "https://x.test/?a=1&b=<2>", Title: awkward, Snippet: awkward,
 			PageAge: "May 1, 2025", Passages: []string{awkward, "p2"}, Provider: "searxng", Retrieved: now.Truncate(time.Second)},
@@ -23,25 +25,25 @@ func TestSealedPayloadEncoding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.appendJSON(nil)
+		got, err := appendSealedResult(nil, &r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("SealedResult:\ngot  %s\nwant %s", got, want)
+			t.Errorf("sealed result:\ngot  %s\nwant %s", got, want)
 		}
 	}
-	bad := SealedResult{Retrieved: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
-	if _, err := bad.appendJSON(nil); err == nil {
+	bad := seal.Result{Retrieved: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := appendSealedResult(nil, &bad); err == nil {
 		t.Error("year 10000: want json.Marshal's error")
 	}
-	for _, c := range []SealedCitation{{}, {Version: 1, URL: "https://x.test/<&>", Result: 3, CitedText: awkward}} {
+	for _, c := range []seal.Citation{{}, {Version: 1, URL: "https://x.test/<&>", Result: 3, CitedText: awkward}} {
 		want, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.appendJSON(nil); !bytes.Equal(got, want) {
-			t.Errorf("SealedCitation:\ngot  %s\nwant %s", got, want)
+		if got := appendSealedCitation(nil, &c); !bytes.Equal(got, want) {
+			t.Errorf("sealed citation:\ngot  %s\nwant %s", got, want)
 		}
 	}
 }

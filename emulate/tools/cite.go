@@ -9,6 +9,7 @@ import (
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/emulate"
+	"github.com/webgate/webgate/seal"
 )
 
 const (
@@ -53,7 +54,7 @@ func (b *Box) Cite(src *emulate.Source, claim string) (json.RawMessage, error) {
 		best = src.Title
 	}
 	cited := prefixRunes(strings.TrimSuffix(best, "…"), maxSearchCited)
-	tok, err := sealJSON(b.o.Sealer, purposeCitation, sealedCitation{Version: 1, URL: src.URL, Result: src.Number, CitedText: cited})
+	tok, err := sealJSON(b.o.Sealer, seal.PurposeCitation, seal.Citation{Version: 1, URL: src.URL, Result: src.Number, CitedText: cited})
 	if err != nil {
 		return nil, fmt.Errorf("seal citation: %w", err)
 	}

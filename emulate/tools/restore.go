@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/emulate"
+	"github.com/webgate/webgate/seal"
 )
 
 // resultBlock is a server tool result block from a client's history.
@@ -63,8 +64,8 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 	}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
-		var sr sealedResult
-		err := open(b.o.Sealer, purposeResult, r.EncryptedContent, &sr)
+		var sr seal.Result
+		err := open(b.o.Sealer, seal.PurposeResult, r.EncryptedContent, &sr)
 		switch {
 		case err == nil:
 			if sr.URL != r.URL {
@@ -73,7 +74,7 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 		case errors.Is(err, errForeignKey):
 			// Anthropic's own result, or webgate's under a key this
 			// process lacks: the model gets what the client can see.
-			sr = sealedResult{URL: r.URL, Title: resultTitle(r.Title, r.URL)}
+			sr = seal.Result{URL: r.URL, Title: resultTitle(r.Title, r.URL)}
 			if r.PageAge != nil {
 				sr.PageAge = *r.PageAge
 			}
@@ -83,7 +84,7 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 		default:
 			return emulate.Report{}, fmt.Errorf("web_search_result %d: %w", i, err)
 		}
-		rep.Sources = append(rep.Sources, sr.source())
+		rep.Sources = append(rep.Sources, resultSource(&sr))
 	}
 	return rep, nil
 }
@@ -150,8 +151,8 @@ func (b *Box) VerifyCitation(raw json.RawMessage) error {
 	if c.Type != "web_search_result_location" {
 		return nil
 	}
-	var sc sealedCitation
-	switch err := open(b.o.Sealer, purposeCitation, c.EncryptedIndex, &sc); {
+	var sc seal.Citation
+	switch err := open(b.o.Sealer, seal.PurposeCitation, c.EncryptedIndex, &sc); {
 	case errors.Is(err, errForeignKey):
 		return nil
 	case err != nil:

@@ -5,43 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/seal"
 )
-
-// Seal purposes. They are the ones the search fast path (package proxy)
-// uses, and the payloads below have the same JSON shape as its
-// SealedResult and SealedCitation, so a token sealed by either opens in
-// the other.
-const (
-	purposeResult   = "web_search_result"
-	purposeCitation = "web_search_result_location"
-)
-
-// sealedResult is the plaintext of a web_search_result's
-// encrypted_content: everything the model read about the hit, so a later
-// turn that sends the block back restores exactly that.
-type sealedResult struct {
-	Version   int       `json:"v"`
-	Query     string    `json:"query"`
-	URL       string    `json:"url"`
-	Title     string    `json:"title"`
-	Snippet   string    `json:"snippet,omitempty"`
-	PageAge   string    `json:"page_age,omitempty"`
-	Passages  []string  `json:"passages,omitempty"`
-	Provider  string    `json:"provider,omitempty"`
-	Retrieved time.Time `json:"retrieved"`
-}
-
-// sealedCitation is the plaintext of a citation's encrypted_index.
-type sealedCitation struct {
-	Version   int    `json:"v"`
-	URL       string `json:"url"`
-	Result    int    `json:"result"`
-	CitedText string `json:"cited_text"`
-}
 
 // tokenPrefix starts every token webgate seals (see package seal).
 const tokenPrefix = "wg1."

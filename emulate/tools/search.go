@@ -11,6 +11,7 @@ import (
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/emulate"
+	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 )
 
@@ -146,11 +147,11 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 	block := anthropic.WebSearchToolResultBlock{ToolUseID: call.ID, Results: make([]anthropic.WebSearchResult, 0, len(results))}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
-		sr := sealedResult{
+		sr := seal.Result{
 			Version: 1, Query: in.Query, URL: r.URL, Title: resultTitle(r.Title, r.URL), Snippet: oneLine(r.Snippet),
 			PageAge: pageAge(r), Passages: passages[i], Provider: r.Provider, Retrieved: now,
 		}
-		tok, err := sealJSON(t.box.o.Sealer, purposeResult, sr)
+		tok, err := sealJSON(t.box.o.Sealer, seal.PurposeResult, sr)
 		if err != nil {
 			// Sealing only fails if the system's randomness does.
 			t.box.log.ErrorContext(ctx, "seal web search result", "err", err)
@@ -162,15 +163,15 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 			wr.PageAge = &age
 		}
 		block.Results = append(block.Results, wr)
-		rep.Sources = append(rep.Sources, sr.source())
+		rep.Sources = append(rep.Sources, resultSource(&sr))
 	}
 	return emulate.Outcome{Input: in.inputJSON(), Result: mustJSON(block), Report: rep, Counted: true}
 }
 
 func searchHeader(query string) string { return fmt.Sprintf("Web search results for %q", query) }
 
-// source is the citable source a sealed result describes.
-func (sr *sealedResult) source() emulate.Source {
+// resultSource is the citable source a sealed result describes.
+func resultSource(sr *seal.Result) emulate.Source {
 	return emulate.Source{
 		Kind: emulate.KindWebSearch, URL: sr.URL, Title: sr.Title, PageAge: sr.PageAge,
 		Snippet: sr.Snippet, Passages: sr.Passages, Citations: true,
