@@ -79,28 +79,14 @@ func testAnthropicSDKEmulation(t *testing.T, node, kind string) {
 		upstreamCfg = fmt.Sprintf("kind: openai\n  base_url: %s/v1\n  models:\n    - {pattern: \"claude-*\", model: qwen3-coder}", upstream.URL)
 	}
 
-	cfg := fmt.Sprintf(`search:
-  providers: [searxng]
-  cache_ttl: -1s
-providers:
-  searxng:
-    base_url: %s
-fetch:
-  # The pages live on the loopback fake; production keeps this off.
-  allow_private_networks: true
-  ignore_robots: true
-server:
+	path := writeServeConfig(t, fake.URL, fmt.Sprintf(`server:
   auth_tokens: [%s]
 upstream:
   %s
   api_key: upstream-key
   web_search:
     enrich: false
-`, fake.URL, token, upstreamCfg)
-	path := filepath.Join(t.TempDir(), "webgate.yaml")
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, token, upstreamCfg))
 	srv := startServe(t, build(t), path)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)

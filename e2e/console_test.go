@@ -81,26 +81,12 @@ func TestConsoleInChromium(t *testing.T) {
 	var hits atomic.Int64
 	fake := searxngFake(t, &hits)
 	key, _ := policy.GenerateKey()
-	cfg := fmt.Sprintf(`search:
-  providers: [searxng]
-  cache_ttl: -1s
-providers:
-  searxng:
-    base_url: %s
-fetch:
-  # The pages live on the loopback fake; production keeps this off.
-  allow_private_networks: true
-  ignore_robots: true
-auth:
+	path := writeServeConfig(t, fake.URL, fmt.Sprintf(`auth:
   keys:
     - {id: e2e-console, hash: %q}
 console:
   operators: [e2e-console]
-`, fake.URL, policy.HashKey(key))
-	path := filepath.Join(t.TempDir(), "webgate.yaml")
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, policy.HashKey(key)))
 	srv := startServe(t, build(t), path)
 	base := srv.base
 	artifacts := artifactsDir(t)

@@ -108,6 +108,19 @@ func TestMain(m *testing.M) {
 
 func writeConfig(t *testing.T, searxURL string) string {
 	t.Helper()
+	return writeServeConfig(t, searxURL, `server:
+  auth_tokens: [`+token+`]
+log:
+  level: debug
+`)
+}
+
+// writeServeConfig writes the configuration every end-to-end test shares
+// (the SearXNG fake as the only provider, no search cache, fetches of the
+// loopback fake's pages allowed), followed by the test's own sections,
+// and returns its path.
+func writeServeConfig(t *testing.T, searxURL, rest string) string {
+	t.Helper()
 	cfg := fmt.Sprintf(`search:
   providers: [searxng]
   cache_ttl: -1s
@@ -118,11 +131,7 @@ fetch:
   # The pages live on the loopback fake; production keeps this off.
   allow_private_networks: true
   ignore_robots: true
-server:
-  auth_tokens: [%s]
-log:
-  level: debug
-`, searxURL, token)
+`, searxURL) + rest
 	path := filepath.Join(t.TempDir(), "webgate.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
