@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/anthropic"
-	"github.com/webgate/webgate/config"
 )
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -94,53 +92,6 @@ func benchFastPath(b *testing.B, concurrency int) {
 	b.StopTimer()
 	b.ReportMetric(ms(percentile(lat, 0.50)), "p50-ms")
 	b.ReportMetric(ms(percentile(lat, 0.99)), "p99-ms")
-}
-
-// BenchmarkPassthroughTTFB compares time to first byte of a streamed reply
-// fetched directly from a fake upstream and through the proxy, alternating
-// the two on every iteration so both see the same machine load. The
-// reported overhead is the difference of the medians.
-func BenchmarkPassthroughTTFB(b *testing.B) {
-	first := []byte("event: message_start\ndata: {\"type\":\"message_start\"}\n\n")
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(first)
-	}))
-	defer up.Close()
-	h := newHandler(b, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: up.URL}})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	body := []byte(`{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"hello"}]}`)
-	ttfb := func(url string) time.Duration {
-		start := time.Now()
-		resp, err := client.Post(url+"/v1/messages", "application/json", bytes.NewReader(body))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var one [1]byte
-		if _, err := io.ReadFull(resp.Body, one[:]); err != nil && !errors.Is(err, io.EOF) {
-			b.Fatal(err)
-		}
-		d := time.Since(start)
-		io.Copy(io.Discard, resp.Body)
-		return d
-	}
-	direct := make([]time.Duration, 0, b.N)
-	proxied := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		direct = append(direct, ttfb(up.URL))
-		proxied = append(proxied, ttfb(srv.URL))
-	}
-	b.StopTimer()
-	d50, p50 := percentile(direct, 0.5), percentile(proxied, 0.5)
-	b.ReportMetric(float64(d50.Microseconds()), "direct-p50-µs")
-	b.ReportMetric(float64(p50.Microseconds()), "proxied-p50-µs")
-	b.ReportMetric(float64((p50 - d50).Microseconds()), "overhead-p50-µs")
-	b.ReportMetric(float64((percentile(proxied, 0.99) - percentile(direct, 0.99)).Microseconds()), "overhead-p99-µs")
 }
 
 // BenchmarkHandlerFastPath is the handler alone, without HTTP: the CPU and
