@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"sync"
 )
@@ -92,6 +93,20 @@ var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &
 
 // maxPooled keeps unusually large buffers out of the pool.
 const maxPooled = 256 << 10
+
+// HTTPFlusher returns the flush function NewEventWriter wants for an HTTP
+// response. A ResponseWriter wrapped by middleware that cannot flush is
+// tolerated (events then arrive when the server's buffer fills or the
+// handler returns) instead of failing the stream on its first event.
+func HTTPFlusher(w http.ResponseWriter) func() error {
+	rc := http.NewResponseController(w)
+	return func() error {
+		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		return nil
+	}
+}
 
 // NewEventWriter returns a writer on w. flush, when non-nil, is called after
 // every event (http.ResponseController.Flush in the proxy). Call Close when

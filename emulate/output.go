@@ -100,7 +100,7 @@ func (o *output) start(u usage) {
 	// Tell buffering reverse proxies (nginx) to pass events through.
 	h.Set("X-Accel-Buffering", "no")
 	o.w.WriteHeader(http.StatusOK)
-	o.ew = anthropic.NewEventWriter(o.w, flusher(o.w))
+	o.ew = anthropic.NewEventWriter(o.w, anthropic.HTTPFlusher(o.w))
 	o.pingEnabled = true
 	b := append(o.scratch[:0], `{"type":"message_start","message":{"id":`...)
 	b = append(b, jsonString(o.id)...)
@@ -276,17 +276,4 @@ func mustMarshal(v any) []byte {
 		panic(err) // only called with static, always-encodable types
 	}
 	return b
-}
-
-// flusher returns a flush function for w. A ResponseWriter wrapped by
-// middleware that cannot flush is tolerated (events then arrive when the
-// server's buffer fills or the handler returns).
-func flusher(w http.ResponseWriter) func() error {
-	rc := http.NewResponseController(w)
-	return func() error {
-		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-		return nil
-	}
 }

@@ -280,7 +280,7 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	n := len(o.results)
 	titles, ages := make([]string, n), make([]string, n)
 	for i, r := range o.results {
-		titles[i], ages[i] = resultTitle(r), pageAge(r)
+		titles[i], ages[i] = resultTitle(r), r.Age()
 	}
 	t := c.digest(call, o, titles, ages)
 	text := t.b.String()
@@ -370,16 +370,6 @@ func resultTitle(r search.Result) string {
 		return u.Host
 	}
 	return r.URL
-}
-
-func pageAge(r search.Result) string {
-	if r.PageAge != "" {
-		return r.PageAge
-	}
-	if !r.Published.IsZero() {
-		return r.Published.UTC().Format("January 2, 2006")
-	}
-	return ""
 }
 
 // digest writes the text of a successful search. Claude Code passes only

@@ -245,7 +245,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// The status goes out with the first write: then, when the whole
 		// answer is ready before anything was sent, it can carry a
 		// Content-Length (see the end of this function).
-		ew = anthropic.NewEventWriter(w, flusher(w))
+		ew = anthropic.NewEventWriter(w, anthropic.HTTPFlusher(w))
 		defer ew.Close()
 		// The tool call is known before the search starts. It stays held
 		// while the search runs and run sends it after firstFlushDelay, so
@@ -356,20 +356,6 @@ var (
 	noCache        = []string{"no-cache"}
 	accelNo        = []string{"no"}
 )
-
-// flusher returns a flush function for w. A ResponseWriter wrapped by
-// middleware that cannot flush is tolerated (events then arrive when the
-// server's buffer fills or the handler returns) instead of failing the
-// stream on its first event.
-func flusher(w http.ResponseWriter) func() error {
-	rc := http.NewResponseController(w)
-	return func() error {
-		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-		return nil
-	}
-}
 
 // firstFlushDelay is how long the events sent before the search may wait
 // for the answer to join them (see serveSearch): far below what a person

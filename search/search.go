@@ -157,3 +157,15 @@ type Result struct {
 	// Rank is the 1-based position in the provider's (or fused) ranking.
 	Rank int `json:"rank"`
 }
+
+// Age is what Anthropic's page_age shows for r: the provider's own age
+// string, else the publication date, else nothing.
+func (r Result) Age() string {
+	if r.PageAge != "" {
+		return r.PageAge
+	}
+	if !r.Published.IsZero() {
+		return r.Published.UTC().Format("January 2, 2006")
+	}
+	return ""
+}

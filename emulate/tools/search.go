@@ -149,7 +149,7 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 	for i, r := range results {
 		sr := seal.Result{
 			Version: 1, Query: in.Query, URL: r.URL, Title: resultTitle(r.Title, r.URL), Snippet: oneLine(r.Snippet),
-			PageAge: pageAge(r), Passages: passages[i], Provider: r.Provider, Retrieved: now,
+			PageAge: r.Age(), Passages: passages[i], Provider: r.Provider, Retrieved: now,
 		}
 		tok, err := sealJSON(t.box.o.Sealer, seal.PurposeResult, sr)
 		if err != nil {
@@ -188,16 +188,6 @@ func resultTitle(title, rawURL string) string {
 		return u.Host
 	}
 	return rawURL
-}
-
-func pageAge(r search.Result) string {
-	if r.PageAge != "" {
-		return r.PageAge
-	}
-	if !r.Published.IsZero() {
-		return r.Published.UTC().Format("January 2, 2006")
-	}
-	return ""
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
