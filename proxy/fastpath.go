@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/search"
 )
 
@@ -306,7 +307,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	final.OutputTokens = estimateTokens(len(input) + len(ans.text))
 	final.ServerToolUse = &anthropic.ServerToolUsage{WebSearchRequests: requests}
 
-	h.logSearch(ctx, c, o, time.Since(start))
+	h.logSearch(ctx, w, c, o, time.Since(start))
 	if ew == nil {
 		end := "end_turn"
 		msg.StopReason = &end
@@ -425,10 +426,10 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	return o
 }
 
-func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took time.Duration) {
-	// Skip building the line when nothing would be logged, and build it
-	// from slog.Attrs, which need no boxing: the fast path answers
-	// thousands of requests a second and logs each at info by default.
+func (h *Handler) logSearch(ctx context.Context, w http.ResponseWriter, c *searchCall, o *outcome, took time.Duration) {
+	// Build the line from slog.Attrs, which need no boxing, and only when
+	// something would log it: the fast path answers thousands of requests
+	// a second and logs each at info by default.
 	level := slog.LevelInfo
 	if o.err != nil {
 		level = slog.LevelWarn
@@ -437,7 +438,7 @@ func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took
 		return
 	}
 	var buf [7]slog.Attr
-	attrs := append(buf[:0], slog.Duration("took", took), slog.Int("results", len(o.results)), slog.Bool("stream", c.Stream))
+	attrs := append(buf[:0], slog.Duration("search_took", took), slog.Int("results", len(o.results)), slog.Bool("stream", c.Stream))
 	if o.provider != "" {
 		attrs = append(attrs, slog.String("provider", o.provider))
 	}
@@ -449,7 +450,12 @@ func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took
 		h.log.LogAttrs(ctx, slog.LevelWarn, "web search failed", attrs...)
 		return
 	}
-	h.log.LogAttrs(ctx, slog.LevelInfo, "web search answered", attrs...)
+	// A successful search is told on the request's access-log line (one
+	// line per request instead of two); without an access logger it gets
+	// its own.
+	if !httplog.Annotate(w, attrs...) {
+		h.log.LogAttrs(ctx, slog.LevelInfo, "web search answered", attrs...)
+	}
 	if h.log.Enabled(ctx, slog.LevelDebug) {
 		h.log.LogAttrs(ctx, slog.LevelDebug, "web search query", slog.String("query", c.Query))
 	}

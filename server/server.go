@@ -314,6 +314,23 @@ type statusRecorder struct {
 	// stream; it returns the function that ends the stream's count.
 	stream func() func()
 	ended  func()
+	// extra holds what the handler added to the access-log line
+	// (httplog.Annotate), in buf so that costs no allocation.
+	extra []slog.Attr
+	buf   [maxLogExtras]slog.Attr
+}
+
+// maxLogExtras bounds the attributes a handler may add to its request's
+// access-log line; more are dropped.
+const maxLogExtras = 8
+
+// AnnotateLog implements httplog.Annotator.
+func (s *statusRecorder) AnnotateLog(attrs ...slog.Attr) {
+	if s.extra == nil {
+		s.extra = s.buf[:0]
+	}
+	n := min(len(attrs), maxLogExtras-len(s.extra))
+	s.extra = append(s.extra, attrs[:n]...)
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -363,8 +380,14 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 		}
 		// The query string is left out: it holds search queries, which
 		// are the user's business, not the operator's log's.
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		if !log.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
+		var attrs [5 + maxLogExtras]slog.Attr
+		line := append(attrs[:0],
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
 			slog.Int("status", rec.status), slog.Duration("took", took))
+		line = append(line, rec.extra...)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", line...)
 	})
 }
