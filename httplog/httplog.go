@@ -15,9 +15,14 @@ import (
 
 // Annotator is implemented by the access logger's response writer.
 type Annotator interface {
-	// AnnotateLog adds attrs to the request's access-log line. The
-	// attributes are copied; a writer may keep only a bounded number.
-	AnnotateLog(attrs ...slog.Attr)
+	// LogAttrs returns the extra attributes of the request's access-log
+	// line, for Annotate to append to. Their capacity bounds how many a
+	// handler may add; Annotate never grows it.
+	//
+	// (A pointer to the logger's slice, not a method taking the
+	// attributes: attributes passed through an interface method escape to
+	// the heap, and this runs on every request of the busiest surface.)
+	LogAttrs() *[]slog.Attr
 }
 
 // maxUnwrap bounds the walk through wrapping response writers.
@@ -31,7 +36,9 @@ func Annotate(w http.ResponseWriter, attrs ...slog.Attr) bool {
 	for range maxUnwrap {
 		switch x := w.(type) {
 		case Annotator:
-			x.AnnotateLog(attrs...)
+			p := x.LogAttrs()
+			n := min(len(attrs), cap(*p)-len(*p))
+			*p = append(*p, attrs[:n]...)
 			return true
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()

@@ -14,7 +14,7 @@ type recorder struct {
 	got []slog.Attr
 }
 
-func (r *recorder) AnnotateLog(attrs ...slog.Attr) { r.got = append(r.got, attrs...) }
+func (r *recorder) LogAttrs() *[]slog.Attr { return &r.got }
 
 type wrapper struct{ http.ResponseWriter }
 
@@ -41,14 +41,16 @@ func TestAnnotate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec.got = nil
+			rec.got = make([]slog.Attr, 0, 3)
+			// Three attributes into room for three: the last is dropped.
 			ok := Annotate(tt.w, slog.Int("results", 4), slog.String("provider", "brave"))
+			Annotate(tt.w, slog.Bool("stream", true), slog.Bool("dropped", true))
 			if ok != tt.want {
 				t.Fatalf("Annotate = %v, want %v", ok, tt.want)
 			}
-			var want []slog.Attr
+			want := []slog.Attr{}
 			if tt.want {
-				want = []slog.Attr{slog.Int("results", 4), slog.String("provider", "brave")}
+				want = []slog.Attr{slog.Int("results", 4), slog.String("provider", "brave"), slog.Bool("stream", true)}
 			}
 			if diff := cmp.Diff(want, rec.got, cmp.Comparer(func(a, b slog.Attr) bool { return a.Equal(b) })); diff != "" {
 				t.Errorf("attrs (-want +got):\n%s", diff)

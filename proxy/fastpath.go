@@ -385,45 +385,56 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	// timer per request instead of two.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	deadline := time.Now().Add(maxSearchTime)
-	var (
-		mu       sync.Mutex
-		finished bool
-		t        *time.Timer
-	)
-	released := false
-	mu.Lock()
-	t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if finished {
-			return
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			cancel(errSearchTimeout)
-			return
-		}
-		var err error
-		if !released {
-			released = true
-			err = ew.Release()
-		} else {
-			err = ew.Ping()
-		}
-		if err != nil {
-			cancel(err)
-			return
-		}
-		t.Reset(min(h.ws.PingInterval, left))
-	})
-	mu.Unlock()
+	p := &pinger{ew: ew, cancel: cancel, every: h.ws.PingInterval, deadline: time.Now().Add(maxSearchTime)}
+	p.mu.Lock()
+	p.t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), p.fire)
+	p.mu.Unlock()
 	o := h.execute(ctx, c)
-	mu.Lock()
-	finished = true
-	t.Stop()
-	mu.Unlock()
+	p.mu.Lock()
+	p.finished = true
+	p.t.Stop()
+	p.mu.Unlock()
 	return o
+}
+
+// pinger is run's timer state, one object rather than a closure over
+// several variables (each of which would be its own allocation).
+type pinger struct {
+	mu       sync.Mutex
+	t        *time.Timer
+	ew       *anthropic.EventWriter
+	cancel   context.CancelCauseFunc
+	every    time.Duration
+	deadline time.Time
+	finished bool
+	released bool
+}
+
+// fire sends the held events the first time and a ping after that, or
+// cancels the search when its time is up or the client has gone.
+func (p *pinger) fire() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
+	left := time.Until(p.deadline)
+	if left <= 0 {
+		p.cancel(errSearchTimeout)
+		return
+	}
+	var err error
+	if !p.released {
+		p.released = true
+		err = p.ew.Release()
+	} else {
+		err = p.ew.Ping()
+	}
+	if err != nil {
+		p.cancel(err)
+		return
+	}
+	p.t.Reset(min(p.every, left))
 }
 
 func (h *Handler) logSearch(ctx context.Context, w http.ResponseWriter, c *searchCall, o *outcome, took time.Duration) {

@@ -130,7 +130,7 @@ func (o *fakeObserver) ObserveRequest(surface string, status int, _ time.Duratio
 	o.requests = append(o.requests, request{surface, status})
 }
 
-func (o *fakeObserver) StreamStarted(surface string) func() {
+func (o *fakeObserver) StreamStarted(surface string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.streams == nil {
@@ -138,11 +138,12 @@ func (o *fakeObserver) StreamStarted(surface string) func() {
 	}
 	o.streams[surface]++
 	o.opened++
-	return func() {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		o.streams[surface]--
-	}
+}
+
+func (o *fakeObserver) StreamEnded(surface string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.streams[surface]--
 }
 
 func (o *fakeObserver) SetDraining(on bool) {

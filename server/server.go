@@ -310,10 +310,11 @@ func limitConcurrency(n int, next http.Handler) http.Handler {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
-	// stream, when set, is called once if the response is an event
-	// stream; it returns the function that ends the stream's count.
-	stream func() func()
-	ended  func()
+	// obs, when set, counts the response in surface's streams if it is an
+	// event stream; streaming says it did and StreamEnded is owed.
+	obs       Observer
+	surface   string
+	streaming bool
 	// extra holds what the handler added to the access-log line
 	// (httplog.Annotate), in buf so that costs no allocation.
 	extra []slog.Attr
@@ -324,20 +325,20 @@ type statusRecorder struct {
 // access-log line; more are dropped.
 const maxLogExtras = 8
 
-// AnnotateLog implements httplog.Annotator.
-func (s *statusRecorder) AnnotateLog(attrs ...slog.Attr) {
+// LogAttrs implements httplog.Annotator.
+func (s *statusRecorder) LogAttrs() *[]slog.Attr {
 	if s.extra == nil {
 		s.extra = s.buf[:0]
 	}
-	n := min(len(attrs), maxLogExtras-len(s.extra))
-	s.extra = append(s.extra, attrs[:n]...)
+	return &s.extra
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
-		if s.stream != nil && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
-			s.ended = s.stream()
+		if s.obs != nil && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
+			s.obs.StreamStarted(s.surface)
+			s.streaming = true
 		}
 	}
 	s.ResponseWriter.WriteHeader(code)
@@ -363,17 +364,14 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		surface := surfaceOf(r.URL.Path, metricsPath)
-		rec := &statusRecorder{ResponseWriter: w}
-		if obs != nil {
-			rec.stream = func() func() { return obs.StreamStarted(surface) }
-		}
+		rec := &statusRecorder{ResponseWriter: w, obs: obs, surface: surface}
 		next.ServeHTTP(rec, r)
 		took := time.Since(start)
 		if rec.status == 0 {
 			rec.status = http.StatusOK // nothing written: net/http sends 200
 		}
-		if rec.ended != nil {
-			rec.ended()
+		if rec.streaming {
+			obs.StreamEnded(surface)
 		}
 		if obs != nil {
 			obs.ObserveRequest(surface, rec.status, took)
