@@ -258,3 +258,30 @@ func hasBlockChild(n *html.Node) bool {
 	}
 	return false
 }
+
+// layoutName reports whether the words of one class token (or id) name
+// the page's arrangement or a CSS utility rather than a piece of
+// furniture, although they contain a furniture word: "layout-sidebar-left"
+// wraps the sidebar and the content together, "search-results" holds a
+// listing's items, "overflow-hidden" clips rather than hides, and
+// "hidden-xs" hides only on small screens.
+func layoutName(ws []string) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0] {
+	case "overflow", "layout":
+		return true
+	}
+	for i, w := range ws[:len(ws)-1] {
+		switch {
+		case w == "hidden" && breakpoints[ws[i+1]]:
+			return true
+		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result"):
+			return true
+		}
+	}
+	return false
+}
+
+var breakpoints = wordSet(`xs sm md lg xl xxl mobile tablet desktop`)
