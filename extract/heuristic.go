@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -36,10 +37,23 @@ func wordCount(n *html.Node) int {
 	return c
 }
 
+// countWords counts runs of non-space characters, as strings.Fields
+// splits. It runs on every text node several times per page, so ASCII
+// bytes (nearly all of them) are judged by a table instead of decoding
+// each rune.
 func countWords(s string) int {
 	c, in := 0, false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		var space bool
+		if b := s[i]; b < utf8.RuneSelf {
+			space = asciiSpace[b]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if space {
 			in = false
 		} else if !in {
 			in = true
@@ -48,6 +62,9 @@ func countWords(s string) int {
 	}
 	return c
 }
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // linkWords counts words inside <a> under n.
 func linkWords(n *html.Node) int {
@@ -258,3 +275,30 @@ func hasBlockChild(n *html.Node) bool {
 	}
 	return false
 }
+
+// layoutName reports whether the words of one class token (or id) name
+// the page's arrangement or a CSS utility rather than a piece of
+// furniture, although they contain a furniture word: "layout-sidebar-left"
+// wraps the sidebar and the content together, "search-results" holds a
+// listing's items, "overflow-hidden" clips rather than hides, and
+// "hidden-xs" hides only on small screens.
+func layoutName(ws []string) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0] {
+	case "overflow", "layout":
+		return true
+	}
+	for i, w := range ws[:len(ws)-1] {
+		switch {
+		case w == "hidden" && breakpoints[ws[i+1]]:
+			return true
+		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result"):
+			return true
+		}
+	}
+	return false
+}
+
+var breakpoints = wordSet(`xs sm md lg xl xxl mobile tablet desktop`)
