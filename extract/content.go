@@ -320,6 +320,13 @@ func pruneByConsensus(root *html.Node, ref string) {
 		return // disagreement this large means the reference is wrong
 	}
 	for _, n := range drop {
+		// A list item without links is a step, a note or a fact of the
+		// story: trafilatura drops many lists whole (and its absence
+		// then says nothing), while teaser lists are links. The item
+		// still counts as disagreement above.
+		if n.DataAtom == atom.Li && linkWords(n) == 0 {
+			continue
+		}
 		removeNode(n)
 	}
 }
