@@ -88,3 +88,33 @@ func TestTidyArticle(t *testing.T) {
 		})
 	}
 }
+
+// TestMicrodataArticle checks that schema.org microdata declares an
+// article as JSON-LD does, and that a list of article items does not.
+func TestMicrodataArticle(t *testing.T) {
+	post := func(typ string) string {
+		return `<div itemscope itemtype="https://schema.org/` + typ + `"><p>Post text.</p></div>`
+	}
+	tests := []struct {
+		name string
+		page string
+		want pageKind
+	}{
+		{"on html", `<html itemscope itemtype="http://schema.org/Article"><body><p>Story.</p></body></html>`, kindArticle},
+		{"one item in body", `<html><body>` + post("BlogPosting") + `</body></html>`, kindArticle},
+		{"a list of items", `<html><body>` + post("BlogPosting") + post("BlogPosting") + `</body></html>`, kindOther},
+		{"not an article type", `<html><body>` + post("WebPage") + `</body></html>`, kindOther},
+		{"none", `<html><body><p>Story.</p></body></html>`, kindOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := parseHTML([]byte(tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := classifyPage(extractMetadata(doc, nil), nil); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -55,5 +55,10 @@ func classifyPage(pm pageMeta, base *nurl.URL) pageKind {
 			return kindArticle
 		}
 	}
+	// Microdata on the page (<html itemscope itemtype="./Article">): one
+	// article item marks the story; several mark a list of teasers.
+	if pm.microArticles == 1 {
+		return kindArticle
+	}
 	return kindOther
 }
