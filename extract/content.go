@@ -25,7 +25,7 @@ import (
 // on a page not declared as an article (under 70%), they most likely
 // latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
-	kind := classifyPage(pm, base)
+	kind := classifyPage(doc, pm, base)
 	if kind == kindArticle {
 		dropCommentSections(doc)
 	}
@@ -36,7 +36,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
-	clean := cleanedPage(doc)
+	clean := cleanedPage(doc, kind)
 	wc := words(clean)
 	if kind == kindArticle {
 		if wr := words(read); wr > 0 && wr*5 >= wc {
@@ -122,7 +122,7 @@ func measurePage(doc *html.Node) pageSize {
 // readability on declared articles (pages this large are long threads,
 // archives and single-page manuals, where keeping every block is right).
 func largeContent(ctx context.Context, doc *html.Node, base *nurl.URL, kind pageKind) *html.Node {
-	clean := cleanedPage(doc)
+	clean := cleanedPage(doc, kind)
 	if kind != kindArticle || ctx.Err() != nil {
 		return clean
 	}
