@@ -79,11 +79,14 @@ type EventWriter struct {
 	// out holds the encoded events not yet written: one event normally,
 	// every event since Hold while held, so a run produced back to back
 	// reaches the connection in a single Write.
-	out   []byte
-	buf   bytes.Buffer
-	enc   *json.Encoder
-	err   error
-	wrote bool
+	out []byte
+	// pooled is out's slot from outPool, kept to put it back without
+	// allocating a new pointer.
+	pooled *[]byte
+	buf    bytes.Buffer
+	enc    *json.Encoder
+	err    error
+	wrote  bool
 }
 
 // outPool recycles EventWriter buffers across requests: a fast-path answer
@@ -120,11 +123,11 @@ var errClosed = errors.New("anthropic: EventWriter used after Close")
 // Close returns the writer's buffer to a pool; the writer must not be used
 // afterwards. Events still held are discarded, so Release first.
 func (e *EventWriter) Close() {
-	if e.out != nil && cap(e.out) <= maxPooled {
-		b := e.out[:0]
-		outPool.Put(&b)
+	if e.pooled != nil && cap(e.out) <= maxPooled {
+		*e.pooled = e.out[:0]
+		outPool.Put(e.pooled)
 	}
-	e.out = nil
+	e.out, e.pooled = nil, nil
 	if e.err == nil {
 		e.err = errClosed
 	}
@@ -174,9 +177,7 @@ func (e *EventWriter) Replay(p []byte, at int, patch string) error {
 		e.err = errors.New("anthropic: Replay patch outside the recorded events")
 		return e.err
 	}
-	if e.out == nil {
-		e.out = (*outPool.Get().(*[]byte))[:0]
-	}
+	e.grab()
 	n := len(e.out)
 	e.out = append(e.out, p...)
 	copy(e.out[n+at:], patch)
@@ -228,12 +229,18 @@ func (e *EventWriter) Event(name string, v any) error {
 
 // begin starts an event after any held ones.
 func (e *EventWriter) begin(name string) []byte {
-	if e.out == nil {
-		e.out = (*outPool.Get().(*[]byte))[:0]
-	}
+	e.grab()
 	b := append(e.out, "event: "...)
 	b = append(b, name...)
 	return append(b, "\ndata: "...)
+}
+
+// grab takes a buffer from outPool when the writer has none.
+func (e *EventWriter) grab() {
+	if e.out == nil {
+		e.pooled = outPool.Get().(*[]byte)
+		e.out = (*e.pooled)[:0]
+	}
 }
 
 // end finishes a hand-encoded event begun with begin.

@@ -398,3 +398,26 @@ func (s *syncLog) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Without sinks (the default) records only go to Recent: Log hands
+// nothing to a writer, so a queue of one never overflows, and Close
+// returns at once.
+func TestLoggerWithoutSinks(t *testing.T) {
+	l := New(Options{QueueSize: 1, Recent: 4})
+	for i := range 10 {
+		l.Log(Record{Kind: KindSearch, Query: fmt.Sprint("q", i)})
+	}
+	if got, want := l.Stats(), (Stats{Logged: 10, Written: 10}); got != want {
+		t.Errorf("stats = %+v, want %+v", got, want)
+	}
+	if got := l.Recent(Filter{}); len(got) != 4 || got[0].Query != "q9" {
+		t.Errorf("recent = %+v, want the last 4, newest first", got)
+	}
+	if err := l.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.Log(Record{Kind: KindSearch})
+	if got := l.Stats().Dropped; got != 1 {
+		t.Errorf("a record logged after Close: dropped = %d, want 1", got)
+	}
+}

@@ -76,6 +76,12 @@ func New(opts Options) *Logger {
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
+	if len(opts.Sinks) == 0 {
+		// Records live only in Recent (the default configuration): no
+		// writer goroutine, so Log costs no hand-off and no wake-up.
+		close(l.done)
+		return l
+	}
 	go l.run()
 	return l
 }
@@ -92,6 +98,12 @@ func (l *Logger) Log(r Record) {
 	defer l.mu.RUnlock()
 	if l.closed {
 		l.dropped.Add(1)
+		return
+	}
+	if len(l.opts.Sinks) == 0 {
+		// Every sink (there are none) has it.
+		l.logged.Add(1)
+		l.written.Add(1)
 		return
 	}
 	select {

@@ -124,7 +124,8 @@ func TestServeAnthropicSurface(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-	if log := stderr.String(); !strings.Contains(log, `msg="web search answered"`) || !strings.Contains(log, "path=/v1/models") {
+	// The fast path tells its search on the request's access-log line.
+	if log := stderr.String(); !regexp.MustCompile(`msg=request method=POST path=/v1/messages .*status=200 .*search_took=\S+ results=2 `).MatchString(log) || !strings.Contains(log, "path=/v1/models") {
 		t.Errorf("the batched log was not written out on exit:\n%s", log)
 	}
 }

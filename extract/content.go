@@ -217,6 +217,9 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	p := readability.NewParser()
 	p.KeepClasses = true // code-language classes live there
 	p.MaxElemsToParse = hugeElements
+	// prepareDoc has removed every <script>, JSON-LD included (webgate's
+	// metadata has read it), so readability's search for it finds nothing.
+	p.DisableJSONLD = true
 	art, err := p.ParseDocument(doc, base)
 	if err != nil || art.Node == nil {
 		return nil

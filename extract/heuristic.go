@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -36,10 +37,23 @@ func wordCount(n *html.Node) int {
 	return c
 }
 
+// countWords counts runs of non-space characters, as strings.Fields
+// splits. It runs on every text node several times per page, so ASCII
+// bytes (nearly all of them) are judged by a table instead of decoding
+// each rune.
 func countWords(s string) int {
 	c, in := 0, false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		var space bool
+		if b := s[i]; b < utf8.RuneSelf {
+			space = asciiSpace[b]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if space {
 			in = false
 		} else if !in {
 			in = true
@@ -48,6 +62,9 @@ func countWords(s string) int {
 	}
 	return c
 }
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // linkWords counts words inside <a> under n.
 func linkWords(n *html.Node) int {

@@ -73,6 +73,9 @@ type Recorder struct {
 	// tiers, resolved once: a cache hit costs a few hundred nanoseconds,
 	// and a label lookup per event would double it.
 	cacheCounters map[cacheTier][2]prometheus.Counter
+	// surfaces caches each surface's series (*surfaceSeries by name) for
+	// the same reason: every request reports to them.
+	surfaces sync.Map
 
 	mu   sync.Mutex
 	ring [ringMinutes]minute
@@ -185,13 +188,39 @@ func (r *Recorder) redisStatus() RedisStatus {
 	return f()
 }
 
+// surfaceSeries are one surface's request series, resolved once.
+type surfaceSeries struct {
+	latency prometheus.Observer
+	streams prometheus.Gauge
+	// ok counts status 200, by far the most common; other codes are
+	// looked up by label.
+	ok prometheus.Counter
+}
+
+func (r *Recorder) surface(name string) *surfaceSeries {
+	if s, ok := r.surfaces.Load(name); ok {
+		return s.(*surfaceSeries)
+	}
+	s, _ := r.surfaces.LoadOrStore(name, &surfaceSeries{
+		latency: r.requestLatency.WithLabelValues(name),
+		streams: r.streams.WithLabelValues(name),
+		ok:      r.requests.WithLabelValues(name, "200"),
+	})
+	return s.(*surfaceSeries)
+}
+
 // ObserveRequest records one finished HTTP request.
 func (r *Recorder) ObserveRequest(surface string, status int, took time.Duration) {
 	if r == nil {
 		return
 	}
-	r.requests.WithLabelValues(surface, strconv.Itoa(status)).Inc()
-	r.requestLatency.WithLabelValues(surface).Observe(took.Seconds())
+	ss := r.surface(surface)
+	if status == http.StatusOK {
+		ss.ok.Inc()
+	} else {
+		r.requests.WithLabelValues(surface, strconv.Itoa(status)).Inc()
+	}
+	ss.latency.Observe(took.Seconds())
 	r.mu.Lock()
 	m := r.slot(r.unixMinute())
 	s := m.series(m.surfaces, surface)
@@ -203,22 +232,24 @@ func (r *Recorder) ObserveRequest(surface string, status int, took time.Duration
 	r.mu.Unlock()
 }
 
-// StreamStarted records that a streamed response began; call the returned
-// function once when it ends.
-func (r *Recorder) StreamStarted(surface string) (ended func()) {
+// StreamStarted records that a streamed response began. Call StreamEnded
+// with the same surface once when it ends.
+func (r *Recorder) StreamStarted(surface string) {
 	if r == nil {
-		return func() {}
+		return
 	}
-	g := r.streams.WithLabelValues(surface)
-	g.Inc()
+	r.surface(surface).streams.Inc()
 	r.activeStreams.Add(1)
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.Dec()
-			r.activeStreams.Add(-1)
-		})
+}
+
+// StreamEnded records that a streamed response counted by StreamStarted
+// has ended.
+func (r *Recorder) StreamEnded(surface string) {
+	if r == nil {
+		return
 	}
+	r.surface(surface).streams.Dec()
+	r.activeStreams.Add(-1)
 }
 
 // SetDraining reports whether the server is draining for shutdown.

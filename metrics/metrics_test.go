@@ -222,14 +222,13 @@ func TestSnapshotCaches(t *testing.T) {
 
 func TestStreamsAndRedisStatus(t *testing.T) {
 	r, _ := newTest(t)
-	end1 := r.StreamStarted("messages")
-	end2 := r.StreamStarted("mcp")
-	end1()
-	end1() // idempotent
+	r.StreamStarted("messages")
+	r.StreamStarted("mcp")
+	r.StreamEnded("messages")
 	if got := r.Snapshot().ActiveStreams; got != 1 {
 		t.Errorf("active streams = %d, want 1", got)
 	}
-	end2()
+	r.StreamEnded("mcp")
 	body := scrape(t, r)
 	if !strings.Contains(body, `webgate_http_streams_active{surface="messages"} 0`) {
 		t.Errorf("streams gauge not back to 0:\n%s", grep(body, "streams"))
@@ -310,7 +309,8 @@ func TestPrivateRegistry(t *testing.T) {
 func TestNilRecorder(t *testing.T) {
 	var r *Recorder
 	r.ObserveRequest("api", 200, 0)
-	r.StreamStarted("api")()
+	r.StreamStarted("api")
+	r.StreamEnded("api")
 	r.ObserveProvider("p", 0, nil)
 	r.ObserveCache(CacheSearch, TierLocal, true)
 	r.AddFetchBytes(1)

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/search"
 )
 
@@ -306,7 +307,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	final.OutputTokens = estimateTokens(len(input) + len(ans.text))
 	final.ServerToolUse = &anthropic.ServerToolUsage{WebSearchRequests: requests}
 
-	h.logSearch(ctx, c, o, time.Since(start))
+	h.logSearch(ctx, w, c, o, time.Since(start))
 	if ew == nil {
 		end := "end_turn"
 		msg.StopReason = &end
@@ -384,51 +385,62 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	// timer per request instead of two.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	deadline := time.Now().Add(maxSearchTime)
-	var (
-		mu       sync.Mutex
-		finished bool
-		t        *time.Timer
-	)
-	released := false
-	mu.Lock()
-	t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if finished {
-			return
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			cancel(errSearchTimeout)
-			return
-		}
-		var err error
-		if !released {
-			released = true
-			err = ew.Release()
-		} else {
-			err = ew.Ping()
-		}
-		if err != nil {
-			cancel(err)
-			return
-		}
-		t.Reset(min(h.ws.PingInterval, left))
-	})
-	mu.Unlock()
+	p := &pinger{ew: ew, cancel: cancel, every: h.ws.PingInterval, deadline: time.Now().Add(maxSearchTime)}
+	p.mu.Lock()
+	p.t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), p.fire)
+	p.mu.Unlock()
 	o := h.execute(ctx, c)
-	mu.Lock()
-	finished = true
-	t.Stop()
-	mu.Unlock()
+	p.mu.Lock()
+	p.finished = true
+	p.t.Stop()
+	p.mu.Unlock()
 	return o
 }
 
-func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took time.Duration) {
-	// Skip building the line when nothing would be logged, and build it
-	// from slog.Attrs, which need no boxing: the fast path answers
-	// thousands of requests a second and logs each at info by default.
+// pinger is run's timer state, one object rather than a closure over
+// several variables (each of which would be its own allocation).
+type pinger struct {
+	mu       sync.Mutex
+	t        *time.Timer
+	ew       *anthropic.EventWriter
+	cancel   context.CancelCauseFunc
+	every    time.Duration
+	deadline time.Time
+	finished bool
+	released bool
+}
+
+// fire sends the held events the first time and a ping after that, or
+// cancels the search when its time is up or the client has gone.
+func (p *pinger) fire() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
+	left := time.Until(p.deadline)
+	if left <= 0 {
+		p.cancel(errSearchTimeout)
+		return
+	}
+	var err error
+	if !p.released {
+		p.released = true
+		err = p.ew.Release()
+	} else {
+		err = p.ew.Ping()
+	}
+	if err != nil {
+		p.cancel(err)
+		return
+	}
+	p.t.Reset(min(p.every, left))
+}
+
+func (h *Handler) logSearch(ctx context.Context, w http.ResponseWriter, c *searchCall, o *outcome, took time.Duration) {
+	// Build the line from slog.Attrs, which need no boxing, and only when
+	// something would log it: the fast path answers thousands of requests
+	// a second and logs each at info by default.
 	level := slog.LevelInfo
 	if o.err != nil {
 		level = slog.LevelWarn
@@ -437,7 +449,7 @@ func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took
 		return
 	}
 	var buf [7]slog.Attr
-	attrs := append(buf[:0], slog.Duration("took", took), slog.Int("results", len(o.results)), slog.Bool("stream", c.Stream))
+	attrs := append(buf[:0], slog.Duration("search_took", took), slog.Int("results", len(o.results)), slog.Bool("stream", c.Stream))
 	if o.provider != "" {
 		attrs = append(attrs, slog.String("provider", o.provider))
 	}
@@ -449,7 +461,12 @@ func (h *Handler) logSearch(ctx context.Context, c *searchCall, o *outcome, took
 		h.log.LogAttrs(ctx, slog.LevelWarn, "web search failed", attrs...)
 		return
 	}
-	h.log.LogAttrs(ctx, slog.LevelInfo, "web search answered", attrs...)
+	// A successful search is told on the request's access-log line (one
+	// line per request instead of two); without an access logger it gets
+	// its own.
+	if !httplog.Annotate(w, attrs...) {
+		h.log.LogAttrs(ctx, slog.LevelInfo, "web search answered", attrs...)
+	}
 	if h.log.Enabled(ctx, slog.LevelDebug) {
 		h.log.LogAttrs(ctx, slog.LevelDebug, "web search query", slog.String("query", c.Query))
 	}

@@ -2,11 +2,13 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webgate/webgate/httplog"
 )
 
 func TestSurfaceOf(t *testing.T) {
@@ -126,7 +130,7 @@ func (o *fakeObserver) ObserveRequest(surface string, status int, _ time.Duratio
 	o.requests = append(o.requests, request{surface, status})
 }
 
-func (o *fakeObserver) StreamStarted(surface string) func() {
+func (o *fakeObserver) StreamStarted(surface string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.streams == nil {
@@ -134,11 +138,12 @@ func (o *fakeObserver) StreamStarted(surface string) func() {
 	}
 	o.streams[surface]++
 	o.opened++
-	return func() {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		o.streams[surface]--
-	}
+}
+
+func (o *fakeObserver) StreamEnded(surface string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.streams[surface]--
 }
 
 func (o *fakeObserver) SetDraining(on bool) {
@@ -294,5 +299,45 @@ func TestShutdownDrainsThenCancelsStreams(t *testing.T) {
 	defer obs.mu.Unlock()
 	if !obs.draining || obs.opened != 2 || obs.streams["messages"] != 0 {
 		t.Errorf("observer: draining=%v opened=%d open=%v", obs.draining, obs.opened, obs.streams)
+	}
+}
+
+// A handler's httplog.Annotate lands on the request's one access-log line,
+// bounded to maxLogExtras attributes.
+func TestAccessLogAnnotations(t *testing.T) {
+	tests := []struct {
+		name  string
+		attrs int
+		want  int
+	}{
+		{"none", 0, 0},
+		{"some", 3, 3},
+		{"past the bound", maxLogExtras + 4, maxLogExtras},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&buf, nil))
+			h := accessLog(log, nil, "/metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for i := range tt.attrs {
+					// Each call adds one, as handlers that annotate in steps do.
+					if !httplog.Annotate(w, slog.Int(fmt.Sprintf("extra%d", i), i)) {
+						t.Error("Annotate found no access logger")
+					}
+				}
+				w.WriteHeader(http.StatusTeapot)
+			}))
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/v1/search?q=secret", nil))
+			line := buf.String()
+			if strings.Count(line, "\n") != 1 || !strings.Contains(line, "msg=request") || !strings.Contains(line, "status=418") {
+				t.Fatalf("want one access line with status 418, got %q", line)
+			}
+			if strings.Contains(line, "secret") {
+				t.Errorf("the query string was logged: %q", line)
+			}
+			if got := strings.Count(line, " extra"); got != tt.want {
+				t.Errorf("%d extra attributes logged, want %d: %q", got, tt.want, line)
+			}
+		})
 	}
 }

@@ -310,17 +310,35 @@ func limitConcurrency(n int, next http.Handler) http.Handler {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
-	// stream, when set, is called once if the response is an event
-	// stream; it returns the function that ends the stream's count.
-	stream func() func()
-	ended  func()
+	// obs, when set, counts the response in surface's streams if it is an
+	// event stream; streaming says it did and StreamEnded is owed.
+	obs       Observer
+	surface   string
+	streaming bool
+	// extra holds what the handler added to the access-log line
+	// (httplog.Annotate), in buf so that costs no allocation.
+	extra []slog.Attr
+	buf   [maxLogExtras]slog.Attr
+}
+
+// maxLogExtras bounds the attributes a handler may add to its request's
+// access-log line; more are dropped.
+const maxLogExtras = 8
+
+// LogAttrs implements httplog.Annotator.
+func (s *statusRecorder) LogAttrs() *[]slog.Attr {
+	if s.extra == nil {
+		s.extra = s.buf[:0]
+	}
+	return &s.extra
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
-		if s.stream != nil && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
-			s.ended = s.stream()
+		if s.obs != nil && strings.HasPrefix(s.Header().Get("Content-Type"), "text/event-stream") {
+			s.obs.StreamStarted(s.surface)
+			s.streaming = true
 		}
 	}
 	s.ResponseWriter.WriteHeader(code)
@@ -346,25 +364,28 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		surface := surfaceOf(r.URL.Path, metricsPath)
-		rec := &statusRecorder{ResponseWriter: w}
-		if obs != nil {
-			rec.stream = func() func() { return obs.StreamStarted(surface) }
-		}
+		rec := &statusRecorder{ResponseWriter: w, obs: obs, surface: surface}
 		next.ServeHTTP(rec, r)
 		took := time.Since(start)
 		if rec.status == 0 {
 			rec.status = http.StatusOK // nothing written: net/http sends 200
 		}
-		if rec.ended != nil {
-			rec.ended()
+		if rec.streaming {
+			obs.StreamEnded(surface)
 		}
 		if obs != nil {
 			obs.ObserveRequest(surface, rec.status, took)
 		}
 		// The query string is left out: it holds search queries, which
 		// are the user's business, not the operator's log's.
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		if !log.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
+		var attrs [5 + maxLogExtras]slog.Attr
+		line := append(attrs[:0],
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
 			slog.Int("status", rec.status), slog.Duration("took", took))
+		line = append(line, rec.extra...)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", line...)
 	})
 }
