@@ -43,6 +43,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
+			tidyArticle(read)
 			return read
 		}
 	}
