@@ -139,7 +139,7 @@ func TestMicrodataArticle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := classifyPage(extractMetadata(doc, nil), nil); got != tt.want {
+			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tt.want {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})

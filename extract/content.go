@@ -25,7 +25,7 @@ import (
 // on a page not declared as an article (under 70%), they most likely
 // latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
-	kind := classifyPage(pm, base)
+	kind := classifyPage(doc, pm, base)
 	if kind == kindArticle {
 		dropCommentSections(doc)
 	}
@@ -36,10 +36,24 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
-	clean := cleanedPage(doc)
-	wc := words(clean)
+	// The cleaned page is built only when the selection needs it.
+	// cleanedPage only removes from the body, so the body's own word
+	// count bounds the cleaned page's from above: an article holding a
+	// fifth of the whole body holds a fifth of the cleaned page.
+	var clean *html.Node
+	wc, cleaned := 0, false
+	cleanPage := func() {
+		if !cleaned {
+			clean, cleaned = cleanedPage(doc, kind), true
+			wc = words(clean)
+		}
+	}
 	if kind == kindArticle {
-		if wr := words(read); wr > 0 && wr*5 >= wc {
+		wr := words(read)
+		if wr > 0 && wr*5 < words(findBody(doc)) {
+			cleanPage()
+		}
+		if wr > 0 && wr*5 >= wc {
 			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
@@ -50,6 +64,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
+	cleanPage()
 	fbc := &trafilatura.FallbackCandidates{}
 	if read != nil {
 		fbc.Readability = cloneTree(read)
@@ -123,7 +138,7 @@ func measurePage(doc *html.Node) pageSize {
 // readability on declared articles (pages this large are long threads,
 // archives and single-page manuals, where keeping every block is right).
 func largeContent(ctx context.Context, doc *html.Node, base *nurl.URL, kind pageKind) *html.Node {
-	clean := cleanedPage(doc)
+	clean := cleanedPage(doc, kind)
 	if kind != kindArticle || ctx.Err() != nil {
 		return clean
 	}
