@@ -41,6 +41,18 @@ func TestTidyArticle(t *testing.T) {
 			kept:  []string{"The council approved", "then what?"},
 		},
 		{
+			name: "captions named by class",
+			html: `<div class="wp-caption"><img src="a.jpg"><p class="wp-caption-text">The mayor at the signing (Photo: Jane Roe)</p></div>` + story +
+				`<figure><img src="b.jpg"><figcaption class="article__image-caption">Protesters outside city hall</figcaption></figure>`,
+			gone: []string{"The mayor at the signing", "Protesters outside"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "captions that are most of the text stay",
+			html: `<p>Our ten favourite bridges.</p>` + strings.Repeat(`<figure><img src="b.jpg"><figcaption class="caption">A long caption describing one of the bridges in the list at length</figcaption></figure>`, 4),
+			kept: []string{"A long caption describing"},
+		},
+		{
 			name: "dateline by its words",
 			html: `<p>Updated 10:01 pm PST, Tuesday, November 19, 2019</p>` + story + `<p>Published reports say the council approved 12 new posts in the budget this year.</p>`,
 			gone: []string{"Updated 10:01"},
