@@ -231,17 +231,44 @@ func dropDatelines(root *html.Node) {
 	}
 }
 
-// classWords reports whether a word of n's class or id (split on - and _)
-// is in set.
+// classWords reports whether a word of n's class or id (split on spaces,
+// - and _, ASCII letters lower-cased) is in set. It runs on every element
+// of an article, so it splits in place instead of allocating.
 func classWords(n *html.Node, set map[string]bool) bool {
-	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
-		for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
-			if set[w] {
-				return true
+	var buf [32]byte
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		v := a.Val
+		for i := 0; i < len(v); {
+			for i < len(v) && isClassSep(v[i]) {
+				i++
 			}
+			j := i
+			for j < len(v) && !isClassSep(v[j]) {
+				j++
+			}
+			if w := v[i:j]; len(w) > 0 && len(w) <= len(buf) {
+				for k := 0; k < len(w); k++ {
+					c := w[k]
+					if 'A' <= c && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					buf[k] = c
+				}
+				if set[string(buf[:len(w)])] {
+					return true
+				}
+			}
+			i = j
 		}
 	}
 	return false
+}
+
+func isClassSep(c byte) bool {
+	return c == ' ' || c == '-' || c == '_' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
 
 // relatedLabel matches the start of a label that introduces links to
@@ -276,12 +303,17 @@ func dropRelated(root *html.Node) {
 		if words == 0 {
 			continue
 		}
-		text := collapseSpace(textOf(b))
-		if len(text) > 80 {
-			text = text[:80] // labels are short; bytes past a cut rune do not matter
-		}
-		label := relatedLabel.MatchString(strings.ToLower(text))
 		links := linkWords(b)
+		label := false
+		// Only a short block without links or a link-dense one can be
+		// a label; prose paragraphs skip the text match.
+		if words <= 8 && links == 0 || links*2 >= words {
+			text := collapseSpace(textOf(b))
+			if len(text) > 80 {
+				text = text[:80] // labels are short; bytes past a cut rune do not matter
+			}
+			label = relatedLabel.MatchString(strings.ToLower(text))
+		}
 		switch {
 		case label && words <= 8 && links == 0:
 			drop = append(drop, b)
