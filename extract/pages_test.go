@@ -155,3 +155,25 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapsedSections: accordion panels and FAQ answers hidden until
+// clicked are content; a hidden popup and a collapsed navbar are not.
+func TestCollapsedSections(t *testing.T) {
+	page := `<html><body><main><h1>Frequently asked questions</h1>
+<div class="faq__item"><h3>How long is shipping?</h3><div class="faq__answer" style="display: none">Orders ship within two working days from our warehouse.</div></div>
+<div class="chakra-collapse" style="overflow:hidden;display:none"><p>Specifications: aluminium frame, two year warranty.</p></div>
+<div class="popup" style="display:none"><p>Subscribe to get ten percent off.</p></div>
+<div class="navbar-collapse collapse" style="display:none"><p>Shop Brands Sale</p></div>
+</main></body></html>`
+	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	for _, want := range []string{"two working days", "aluminium frame"} {
+		if !strings.Contains(clean, want) {
+			t.Errorf("cleaned page lost %q:\n%s", want, clean)
+		}
+	}
+	for _, drop := range []string{"ten percent", "Shop Brands"} {
+		if strings.Contains(clean, drop) {
+			t.Errorf("cleaned page kept %q:\n%s", drop, clean)
+		}
+	}
+}
