@@ -125,6 +125,8 @@ func TestProductAsides(t *testing.T) {
 <div itemprop="review"><p>Straps wore out after a year of heavy use unfortunately.</p></div>
 <div class="up-sells upsells products"><h2>You may also like</h2><ul><li><a href="/x">Trail 40 Pack</a> $120 bigger pack</li></ul></div>
 <div class="recently-viewed"><p>Hiking boots you looked at earlier today.</p></div>
+<section class="related-products"><h2>Related</h2><p>Trekking poles, a light pair for steep trails.</p></section>
+<div class="swiper productCarousel"><p>Water bottle, one litre, fits the side pocket.</p></div>
 </main></body></html>`
 	for _, tc := range []struct {
 		kind pageKind
@@ -134,7 +136,7 @@ func TestProductAsides(t *testing.T) {
 		if !strings.Contains(clean, "padded back panel") {
 			t.Errorf("%v: lost the description:\n%s", tc.kind, clean)
 		}
-		for _, aside := range []string{"every day for commuting", "Straps wore out", "bigger pack", "looked at earlier"} {
+		for _, aside := range []string{"every day for commuting", "Straps wore out", "bigger pack", "looked at earlier", "Trekking poles", "Water bottle"} {
 			if strings.Contains(clean, aside) != tc.kept {
 				t.Errorf("%v: kept %q = %v, want %v:\n%s", tc.kind, aside, !tc.kept, tc.kept, clean)
 			}
