@@ -36,19 +36,35 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
-	clean := cleanedPage(doc, kind)
-	wc := words(clean)
+	// The cleaned page is built only when the selection needs it.
+	// cleanedPage only removes from the body, so the body's own word
+	// count bounds the cleaned page's from above: an article holding a
+	// fifth of the whole body holds a fifth of the cleaned page.
+	var clean *html.Node
+	wc, cleaned := 0, false
+	cleanPage := func() {
+		if !cleaned {
+			clean, cleaned = cleanedPage(doc, kind), true
+			wc = words(clean)
+		}
+	}
 	if kind == kindArticle {
-		if wr := words(read); wr > 0 && wr*5 >= wc {
+		wr := words(read)
+		if wr > 0 && wr*5 < words(findBody(doc)) {
+			cleanPage()
+		}
+		if wr > 0 && wr*5 >= wc {
 			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
+			tidyArticle(read)
 			return read
 		}
 	}
 	if ctx.Err() != nil {
 		return nil
 	}
+	cleanPage()
 	fbc := &trafilatura.FallbackCandidates{}
 	if read != nil {
 		fbc.Readability = cloneTree(read)

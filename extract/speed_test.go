@@ -33,3 +33,33 @@ func FuzzCountWords(f *testing.F) {
 		}
 	})
 }
+
+// TestCleanedPageOnlyRemoves guards the bound mainContent relies on to
+// skip building the cleaned page for most articles: cleanedPage only
+// removes from the body, so it never has more words than the body has.
+// A change that makes it add text (alt texts, JSON-LD descriptions) must
+// also change that shortcut.
+func TestCleanedPageOnlyRemoves(t *testing.T) {
+	check := func(t *testing.T, body []byte) {
+		t.Helper()
+		doc, err := parseHTML(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepareDoc(doc)
+		b := words(findBody(doc))
+		for _, kind := range []pageKind{kindArticle, kindForum, kindProduct, kindOther} {
+			if c := words(cleanedPage(cloneTree(doc), kind)); c > b {
+				t.Errorf("cleaned %s page has %d words, the body only %d", kind, c, b)
+			}
+		}
+	}
+	t.Run("fixture", func(t *testing.T) {
+		check(t, []byte(`<html><body><nav><a href="/">Home</a> <a href="/x">X</a> <a href="/y">Y</a></nav>
+			<main><h1>Title</h1><p>Some text here.</p><p>Some text here.</p><img alt="a picture of a cat"></main>
+			<footer>Footer words</footer></body></html>`))
+	})
+	for _, p := range loadPages(t, 40) {
+		t.Run(p.set+"/"+p.id, func(t *testing.T) { check(t, p.body) })
+	}
+}
