@@ -80,7 +80,11 @@ func looksBoiler(n *html.Node) bool {
 	}
 	boiler := false
 	for _, name := range names {
-		for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+		ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
+		if layoutName(ws) {
+			continue // see heuristic.go
+		}
+		for _, w := range ws {
 			if keepWords[w] || keepWords[strings.TrimSuffix(w, "s")] {
 				return false
 			}

@@ -25,7 +25,7 @@ import (
 // on a page not declared as an article (under 70%), they most likely
 // latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
-	kind := classifyPage(pm, base)
+	kind := classifyPage(doc, pm, base)
 	if kind == kindArticle {
 		dropCommentSections(doc)
 	}
@@ -44,7 +44,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	wc, cleaned := 0, false
 	cleanPage := func() {
 		if !cleaned {
-			clean, cleaned = cleanedPage(doc), true
+			clean, cleaned = cleanedPage(doc, kind), true
 			wc = words(clean)
 		}
 	}
@@ -57,6 +57,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
+			tidyArticle(read)
 			return read
 		}
 	}
@@ -137,7 +138,7 @@ func measurePage(doc *html.Node) pageSize {
 // readability on declared articles (pages this large are long threads,
 // archives and single-page manuals, where keeping every block is right).
 func largeContent(ctx context.Context, doc *html.Node, base *nurl.URL, kind pageKind) *html.Node {
-	clean := cleanedPage(doc)
+	clean := cleanedPage(doc, kind)
 	if kind != kindArticle || ctx.Err() != nil {
 		return clean
 	}

@@ -90,7 +90,7 @@ func findBody(doc *html.Node) *html.Node {
 // the page declares one. Libraries built for articles keep only the densest
 // block of prose; forums, product pages and listings spread their content
 // over many sibling blocks, which this keeps.
-func cleanedPage(doc *html.Node) *html.Node {
+func cleanedPage(doc *html.Node, kind pageKind) *html.Node {
 	body := findBody(doc)
 	if body == nil {
 		return nil
@@ -101,6 +101,9 @@ func cleanedPage(doc *html.Node) *html.Node {
 		return nil
 	}
 	pruneFurniture(root, total)
+	if kind == kindProduct {
+		pruneProductAsides(root)
+	}
 	pruneLinkLists(root)
 	dedupeBlocks(root)
 	if m := mainLandmark(root); m != nil && wordCount(m)*4 >= wordCount(root) {
@@ -130,7 +133,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.CommentNode, html.DoctypeNode:
 				n.RemoveChild(c)
 			case html.ElementNode:
-				if dropAlways[c.DataAtom] || isHidden(c) {
+				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) {
 					n.RemoveChild(c)
 				} else if isFurniture(c) && wordCount(c)*2 < total {
 					n.RemoveChild(c)
@@ -142,6 +145,24 @@ func pruneFurniture(root *html.Node, total int) {
 		}
 	}
 	walk(root)
+}
+
+// revealedLater reports a hidden element that is the page's content,
+// shown by a script once the page loads: React's streamed server
+// rendering parks each finished part of the page in <div hidden
+// id="S:n"> (n in base 32) until its script moves it into place.
+func revealedLater(n *html.Node) bool {
+	id := attr(n, "id")
+	return len(id) > 2 && strings.HasPrefix(id, "S:") && strings.Trim(id[2:], "0123456789abcdefghijklmnopqrstuv") == "" && hasAttr(n, "hidden")
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func isFurniture(n *html.Node) bool {
@@ -275,3 +296,30 @@ func hasBlockChild(n *html.Node) bool {
 	}
 	return false
 }
+
+// layoutName reports whether the words of one class token (or id) name
+// the page's arrangement or a CSS utility rather than a piece of
+// furniture, although they contain a furniture word: "layout-sidebar-left"
+// wraps the sidebar and the content together, "search-results" holds a
+// listing's items, "overflow-hidden" clips rather than hides, and
+// "hidden-xs" hides only on small screens.
+func layoutName(ws []string) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0] {
+	case "overflow", "layout":
+		return true
+	}
+	for i, w := range ws[:len(ws)-1] {
+		switch {
+		case w == "hidden" && breakpoints[ws[i+1]]:
+			return true
+		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result"):
+			return true
+		}
+	}
+	return false
+}
+
+var breakpoints = wordSet(`xs sm md lg xl xxl mobile tablet desktop`)

@@ -4,6 +4,8 @@ import (
 	nurl "net/url"
 	"regexp"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // pageKind is the coarse page type that decides which candidate the
@@ -36,7 +38,7 @@ var forumPath = regexp.MustCompile(`/t/|/threads?/|/topics?/|/forums?/|/question
 // forums.example.org, community.example.com, discuss.example.io).
 var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)\.`)
 
-func classifyPage(pm pageMeta, base *nurl.URL) pageKind {
+func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	has := func(t string) bool { return contains(pm.schemaTypes, t) }
 	if has("discussionforumposting") || has("qapage") || has("question") && has("answer") {
 		return kindForum
@@ -55,5 +57,42 @@ func classifyPage(pm pageMeta, base *nurl.URL) pageKind {
 			return kindArticle
 		}
 	}
+	if declaresOneProduct(doc, pm) {
+		return kindProduct
+	}
 	return kindOther
+}
+
+// declaresOneProduct reports a page that describes a single product in
+// schema.org terms, as JSON-LD (a Product node, without the ItemList or
+// CollectionPage of a category page) or as microdata (exactly one
+// top-level itemtype Product; a category page marks up every card).
+// Shops often leave the Offer out of the JSON-LD or nest it where the
+// metadata reader does not look, so a Product alone counts.
+func declaresOneProduct(doc *html.Node, pm pageMeta) bool {
+	has := func(t string) bool { return contains(pm.schemaTypes, t) }
+	if has("itemlist") || has("collectionpage") || has("searchresultspage") || has("offercatalog") {
+		return false
+	}
+	if has("product") || has("productgroup") {
+		return true
+	}
+	products := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && products < 2; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if t := strings.ToLower(attr(c, "itemtype")); strings.HasSuffix(t, "schema.org/product") {
+				products++
+				continue // nested products are its variants or accessories
+			}
+			walk(c)
+		}
+	}
+	if doc != nil {
+		walk(doc)
+	}
+	return products == 1
 }

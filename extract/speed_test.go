@@ -47,8 +47,11 @@ func TestCleanedPageOnlyRemoves(t *testing.T) {
 			t.Fatal(err)
 		}
 		prepareDoc(doc)
-		if c, b := words(cleanedPage(doc)), words(findBody(doc)); c > b {
-			t.Errorf("cleaned page has %d words, the body only %d", c, b)
+		b := words(findBody(doc))
+		for _, kind := range []pageKind{kindOther, kindArticle, kindForum, kindProduct} {
+			if c := words(cleanedPage(doc, kind)); c > b {
+				t.Errorf("cleaned page (%v) has %d words, the body only %d", kind, c, b)
+			}
 		}
 	}
 	t.Run("fixture", func(t *testing.T) {

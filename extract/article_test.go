@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTidyArticle checks each rule that removes page furniture from an
+// extracted article, and that the story around it survives: every case
+// lists text that must go and text that must stay.
+func TestTidyArticle(t *testing.T) {
+	story := "<p>" + strings.Repeat("The council approved the new budget after a long debate on tuesday night. ", 8) + "</p>"
+	teaser := func(n int) string {
+		return `<article class="post"><h2><a href="/p">Other story ` + string(rune('A'+n)) + `</a></h2><p>` +
+			strings.Repeat("A teaser for another story on the same site. ", 3) + `</p></article>`
+	}
+	tests := []struct {
+		name       string
+		html       string
+		gone, kept []string
+	}{
+		{
+			name: "teasers nested in the story's article",
+			html: `<article>` + story + teaser(0) + teaser(1) + teaser(2) + `</article>`,
+			gone: []string{"Other story A", "Other story C", "A teaser"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "one nested article is kept",
+			html: `<article>` + story + teaser(0) + `</article>`,
+			kept: []string{"The council approved", "Other story A"},
+		},
+		{
+			name: "nested articles that are sections of the story are kept",
+			html: `<article><article>` + story + `</article><article>` + story + `</article><article><p>Short note.</p></article></article>`,
+			kept: []string{"The council approved", "Short note"},
+		},
+		{
+			name: "dateline of time elements",
+			html: `<div class="meta"><span>Updated <time datetime="2019-11-19">Nov 19, 6:55 AM</time>;</span><span>Posted <time>Nov 19, 6:51 AM</time></span></div>` + story,
+			gone: []string{"Updated", "Posted"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "byline named by its class",
+			html: `<p class="article-byline">By Jane Doe, Staff Writer</p>` + story,
+			gone: []string{"Jane Doe"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a paragraph that mentions a date is kept",
+			html: story + `<p>The vote, first scheduled for <time>March 3</time>, was delayed twice because two members of the council were travelling abroad on official business.</p>`,
+			kept: []string{"The vote, first scheduled", "The council approved"},
+		},
+		{
+			name: "related link with a label",
+			html: story + `<p>Related: <a href="/x">Council members clash over the harbour plan</a></p><p>READ MORE: <a href="/y">Budget explained in five charts</a></p>` + story,
+			gone: []string{"Council members clash", "five charts"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "label and the link run after it",
+			html: story + `<p>You may also like...</p><p><a href="/a">First other headline here</a></p><ul><li><a href="/b">Second other headline</a></li><li><a href="/c">Third other headline</a></li></ul><p>The mayor is expected to sign the budget next week, officials said.</p>`,
+			gone: []string{"You may also like", "First other", "Third other"},
+			kept: []string{"The mayor is expected", "The council approved"},
+		},
+		{
+			name: "a sentence starting like a label is kept",
+			html: story + `<p>Read more about the budget in the <a href="/doc">council's report</a>, which runs to four hundred pages and lists every line of spending.</p>`,
+			kept: []string{"Read more about the budget"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := parseFragment(t, tt.html)
+			tidyArticle(root)
+			got := collapseSpace(textOf(root))
+			for _, s := range tt.gone {
+				if strings.Contains(got, s) {
+					t.Errorf("%q was kept: %q", s, got)
+				}
+			}
+			for _, s := range tt.kept {
+				if !strings.Contains(got, s) {
+					t.Errorf("%q was removed: %q", s, got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A product page's main content is the product: its name, description,
+// details and specifications. Around it, shops render what the cleaned
+// page cannot tell from content by shape alone: customer reviews (often
+// longer than the description), seller feedback, and rails of other
+// products ("you may also like", upsells, recently viewed). Their
+// containers are named after what they hold, by the shop themes and by the
+// review widgets shops embed, so on pages that declare a single product
+// those names are enough to drop them.
+
+// productAsideWords are class/id words of the parts of a product page that
+// are not the product. They are matched against the words of each class
+// token and of the id, split on "-", "_" and camelCase humps.
+var productAsideWords = wordSet(`review reviews reviewer ratings feedback
+	upsell upsells crosssell crosssells recommendations recently viewed similar
+	yotpo okendo jdgm judgeme stamped trustpilot bazaarvoice reevoo feefo`)
+
+// pruneProductAsides removes reviews and product rails from the cleaned
+// page of a product page. An element holding the page's <h1> is never
+// removed: a theme may name the whole product block after its rating.
+func pruneProductAsides(root *html.Node) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				if isProductAside(c) && findFirst(c, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil {
+					n.RemoveChild(c)
+				} else {
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+func isProductAside(n *html.Node) bool {
+	if t := strings.ToLower(attr(n, "itemtype")); strings.HasSuffix(t, "/review") || strings.HasSuffix(t, "/aggregaterating") {
+		return true
+	}
+	if p := strings.ToLower(attr(n, "itemprop")); p == "review" || p == "aggregaterating" {
+		return true
+	}
+	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		for _, w := range nameWords(name) {
+			if productAsideWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameWords splits a class name or id into lower-cased words at "-", "_"
+// and lower-to-upper case changes ("okeReviews-reviewsWidget" is oke,
+// reviews, reviews, widget).
+func nameWords(name string) []string {
+	var out []string
+	start := -1
+	prevLower := false
+	for i, r := range name {
+		sep := r == '-' || r == '_' || r == ':' || r == '.'
+		hump := unicode.IsUpper(r) && prevLower
+		if sep || hump {
+			if start >= 0 {
+				out = append(out, strings.ToLower(name[start:i]))
+			}
+			start = -1
+		}
+		if !sep && start < 0 {
+			start = i
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(name[start:]))
+	}
+	return out
+}

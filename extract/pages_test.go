@@ -1,0 +1,157 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// parsePage parses a small HTML page for the rule tests below.
+func parsePage(t *testing.T, s string) *html.Node {
+	t.Helper()
+	doc, err := parseHTML([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepareDoc(doc)
+	return doc
+}
+
+// TestFurnitureNames checks which class names make the cleaned page drop
+// an element: furniture words do, unless the class token names the
+// layout, a CSS utility or a list of search results.
+func TestFurnitureNames(t *testing.T) {
+	for _, tc := range []struct {
+		class string
+		drop  bool
+	}{
+		{"sidebar", true},
+		{"site-sidebar", true},
+		{"hidden", true},
+		{"is-hidden", true},
+		{"search", true},
+		{"search-form", true},
+		{"layout-sidebar-left", false},
+		{"c-layout-sidebar-left", true}, // the first word is the prefix, not layout
+		{"overflow-hidden", false},
+		{"relative overflow-x-hidden", false},
+		{"hidden-xs", false},
+		{"search-results", false},
+		{"content sidebar-left", false},
+	} {
+		t.Run(tc.class, func(t *testing.T) {
+			n := &html.Node{Type: html.ElementNode, Data: "div", Attr: []html.Attribute{{Key: "class", Val: tc.class}}}
+			if got := looksBoiler(n); got != tc.drop {
+				t.Errorf("looksBoiler(class=%q) = %v, want %v", tc.class, got, tc.drop)
+			}
+		})
+	}
+}
+
+// TestCleanedPageKeepsResults: a listing inside a "search-results"
+// container and a card clipped with "overflow-hidden" are content.
+func TestCleanedPageKeepsResults(t *testing.T) {
+	filler := strings.Repeat("Plenty of introductory words about this catalogue of running shoes. ", 20)
+	page := `<html><body><nav><a href="/">Home</a></nav><main><h1>Running shoes</h1><p>` + filler + `</p>
+<div id="search-results"><ul>
+<li><a href="/a">Trail Runner Alpha</a> <span>$120</span> Cushioned shoe for long mountain runs</li>
+<li><a href="/b">Road Racer Beta</a> <span>$95</span> Light shoe for fast road races</li>
+</ul></div>
+<div class="overflow-hidden"><p>Card clipped by a rounded border with a description.</p></div>
+<div class="sidebar"><p>Sidebar promotion nobody reads here.</p></div>
+</main></body></html>`
+	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	for _, want := range []string{"Trail Runner Alpha", "fast road races", "Card clipped"} {
+		if !strings.Contains(clean, want) {
+			t.Errorf("cleaned page lost %q:\n%s", want, clean)
+		}
+	}
+	if strings.Contains(clean, "Sidebar promotion") {
+		t.Errorf("cleaned page kept the sidebar:\n%s", clean)
+	}
+}
+
+// TestReactStreamedContent: React's streamed server rendering parks the
+// page's content in <div hidden id="S:n">; the cleaned page keeps it,
+// while other hidden elements stay dropped.
+func TestReactStreamedContent(t *testing.T) {
+	page := `<html><body><div id="root"><p>Loading...</p></div>
+<div hidden id="S:1f"><h1>Streamed title</h1><p>The article text that a script moves into place.</p></div>
+<div hidden id="popup"><p>Sign up for our newsletter today.</p></div>
+<div hidden id="S:zz"><p>Not a React boundary id.</p></div></body></html>`
+	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	if !strings.Contains(clean, "script moves into place") {
+		t.Errorf("cleaned page lost the streamed content:\n%s", clean)
+	}
+	for _, drop := range []string{"newsletter", "Not a React"} {
+		if strings.Contains(clean, drop) {
+			t.Errorf("cleaned page kept hidden %q:\n%s", drop, clean)
+		}
+	}
+}
+
+func TestClassifyProduct(t *testing.T) {
+	for _, tc := range []struct {
+		name, head, body string
+		want             pageKind
+	}{
+		{"json-ld product without offer", `<script type="application/ld+json">{"@type":"Product","name":"Tee","offers":{"@type":"Offer"}}</script>`, ``, kindProduct},
+		{"json-ld products in an item list", `<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product"}]}</script><script type="application/ld+json">{"@type":"Product"}</script>`, ``, kindOther},
+		{"one microdata product", ``, `<div itemscope itemtype="https://schema.org/Product"><h1>Tee</h1><div itemscope itemtype="https://schema.org/Product">accessory</div></div>`, kindProduct},
+		{"microdata product cards", ``, `<div itemscope itemtype="http://schema.org/Product">A</div><div itemscope itemtype="http://schema.org/Product">B</div>`, kindOther},
+		{"review article about a product", `<script type="application/ld+json">[{"@type":"Review"},{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, ``, kindArticle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tc.want {
+				t.Errorf("classifyPage = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestProductAsides: on a product page the cleaned page drops reviews
+// and rails of other products, named by their containers, but never the
+// block holding the product's <h1>.
+func TestProductAsides(t *testing.T) {
+	desc := strings.Repeat("A sturdy daypack with a padded back panel and many pockets. ", 8)
+	page := `<html><body><main>
+<div class="product-main product-rating-summary"><h1>Trail 25 Pack</h1><p>` + desc + `</p></div>
+<section class="okeReviews-reviewsWidget"><p>Great bag, I use it every day for commuting and hikes.</p></section>
+<div itemprop="review"><p>Straps wore out after a year of heavy use unfortunately.</p></div>
+<div class="up-sells upsells products"><h2>You may also like</h2><ul><li><a href="/x">Trail 40 Pack</a> $120 bigger pack</li></ul></div>
+<div class="recently-viewed"><p>Hiking boots you looked at earlier today.</p></div>
+</main></body></html>`
+	for _, tc := range []struct {
+		kind pageKind
+		kept bool
+	}{{kindProduct, false}, {kindOther, true}} {
+		clean := renderText(cleanedPage(parsePage(t, page), tc.kind))
+		if !strings.Contains(clean, "padded back panel") {
+			t.Errorf("%v: lost the description:\n%s", tc.kind, clean)
+		}
+		for _, aside := range []string{"every day for commuting", "Straps wore out", "bigger pack", "looked at earlier"} {
+			if strings.Contains(clean, aside) != tc.kept {
+				t.Errorf("%v: kept %q = %v, want %v:\n%s", tc.kind, aside, !tc.kept, tc.kept, clean)
+			}
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"okeReviews-reviewsWidget": "oke reviews reviews widget",
+		"product_reviews":          "product reviews",
+		"jdgm-rev-widg":            "jdgm rev widg",
+		"preview":                  "preview",
+		"HTMLSection":              "htmlsection",
+	} {
+		if got := strings.Join(nameWords(in), " "); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
