@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -322,6 +323,10 @@ func dropRelated(root *html.Node) {
 			drop = append(drop, b)
 		case inRelated && links*10 >= words*6:
 			drop = append(drop, b)
+		case words >= 4 && links*10 >= words*9 && shouting(b):
+			// "CLICK HERE TO GET THE APP", "A LONG HISTORY OF HER FEUDS":
+			// an all-capitals paragraph that is one link is a promo.
+			drop = append(drop, b)
 		default:
 			inRelated = false
 		}
@@ -350,4 +355,18 @@ func datelineText(n *html.Node) bool {
 		}
 	}
 	return digits*3 >= len(toks)
+}
+
+// shouting reports text with letters, all of them capitals.
+func shouting(n *html.Node) bool {
+	letters := 0
+	for _, r := range textOf(n) {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) {
+			letters++
+		}
+	}
+	return letters > 0
 }

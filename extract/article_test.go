@@ -104,6 +104,12 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The mayor is expected", "The council approved"},
 		},
 		{
+			name: "all-capitals promo links",
+			html: story + `<p><a href="/app">CLICK HERE TO GET THE NEWS APP</a></p><p><a href="/w">The Wiki page</a> has MORE.</p>` + story,
+			gone: []string{"CLICK HERE"},
+			kept: []string{"The Wiki page", "The council approved"},
+		},
+		{
 			name: "a sentence starting like a label is kept",
 			html: story + `<p>Read more about the budget in the <a href="/doc">council's report</a>, which runs to four hundred pages and lists every line of spending.</p>`,
 			kept: []string{"Read more about the budget"},
