@@ -151,10 +151,27 @@ func pruneFurniture(root *html.Node, total int) {
 // shown by a script once the page loads: React's streamed server
 // rendering parks each finished part of the page in <div hidden
 // id="S:n"> (n in base 32) until its script moves it into place.
+//
+// Collapsed sections are content too: an accordion panel, a "read more"
+// expander or a FAQ answer is hidden only until the reader clicks its
+// heading, and the page's own names say so. Menus that collapse are still
+// dropped as furniture by their other names (navbar-collapse).
 func revealedLater(n *html.Node) bool {
 	id := attr(n, "id")
-	return len(id) > 2 && strings.HasPrefix(id, "S:") && strings.Trim(id[2:], "0123456789abcdefghijklmnopqrstuv") == "" && hasAttr(n, "hidden")
+	if len(id) > 2 && strings.HasPrefix(id, "S:") && strings.Trim(id[2:], "0123456789abcdefghijklmnopqrstuv") == "" && hasAttr(n, "hidden") {
+		return true
+	}
+	for _, name := range append(strings.Fields(attr(n, "class")), id) {
+		for _, w := range nameWords(name) {
+			if collapsedWords[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
+
+var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)
 
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {

@@ -18,10 +18,12 @@ import (
 // those names are enough to drop them.
 
 // productAsideWords are class/id words of the parts of a product page that
-// are not the product. They are matched against the words of each class
+// are not the product. "related" is furniture on every page, but
+// "related-products" escapes that rule by its content word; carousels on a
+// product page hold its photos (no text) or other products. They are matched against the words of each class
 // token and of the id, split on "-", "_" and camelCase humps.
 var productAsideWords = wordSet(`review reviews reviewer ratings feedback
-	upsell upsells crosssell crosssells recommendations recently viewed similar
+	upsell upsells crosssell crosssells recommendations recently viewed similar related carousel
 	yotpo okendo jdgm judgeme stamped trustpilot bazaarvoice reevoo feefo`)
 
 // pruneProductAsides removes reviews and product rails from the cleaned

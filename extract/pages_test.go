@@ -125,6 +125,8 @@ func TestProductAsides(t *testing.T) {
 <div itemprop="review"><p>Straps wore out after a year of heavy use unfortunately.</p></div>
 <div class="up-sells upsells products"><h2>You may also like</h2><ul><li><a href="/x">Trail 40 Pack</a> $120 bigger pack</li></ul></div>
 <div class="recently-viewed"><p>Hiking boots you looked at earlier today.</p></div>
+<section class="related-products"><h2>Related</h2><p>Trekking poles, a light pair for steep trails.</p></section>
+<div class="swiper productCarousel"><p>Water bottle, one litre, fits the side pocket.</p></div>
 </main></body></html>`
 	for _, tc := range []struct {
 		kind pageKind
@@ -134,7 +136,7 @@ func TestProductAsides(t *testing.T) {
 		if !strings.Contains(clean, "padded back panel") {
 			t.Errorf("%v: lost the description:\n%s", tc.kind, clean)
 		}
-		for _, aside := range []string{"every day for commuting", "Straps wore out", "bigger pack", "looked at earlier"} {
+		for _, aside := range []string{"every day for commuting", "Straps wore out", "bigger pack", "looked at earlier", "Trekking poles", "Water bottle"} {
 			if strings.Contains(clean, aside) != tc.kept {
 				t.Errorf("%v: kept %q = %v, want %v:\n%s", tc.kind, aside, !tc.kept, tc.kept, clean)
 			}
@@ -152,6 +154,28 @@ func TestNameWords(t *testing.T) {
 	} {
 		if got := strings.Join(nameWords(in), " "); got != want {
 			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCollapsedSections: accordion panels and FAQ answers hidden until
+// clicked are content; a hidden popup and a collapsed navbar are not.
+func TestCollapsedSections(t *testing.T) {
+	page := `<html><body><main><h1>Frequently asked questions</h1>
+<div class="faq__item"><h3>How long is shipping?</h3><div class="faq__answer" style="display: none">Orders ship within two working days from our warehouse.</div></div>
+<div class="chakra-collapse" style="overflow:hidden;display:none"><p>Specifications: aluminium frame, two year warranty.</p></div>
+<div class="popup" style="display:none"><p>Subscribe to get ten percent off.</p></div>
+<div class="navbar-collapse collapse" style="display:none"><p>Shop Brands Sale</p></div>
+</main></body></html>`
+	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	for _, want := range []string{"two working days", "aluminium frame"} {
+		if !strings.Contains(clean, want) {
+			t.Errorf("cleaned page lost %q:\n%s", want, clean)
+		}
+	}
+	for _, drop := range []string{"ten percent", "Shop Brands"} {
+		if strings.Contains(clean, drop) {
+			t.Errorf("cleaned page kept %q:\n%s", drop, clean)
 		}
 	}
 }
