@@ -143,6 +143,14 @@ type Options struct {
 
 	// PruneSelector is the CSS selector to select nodes to be pruned before extraction.
 	PruneSelector string
+
+	// SkipMetadata skips metadata extraction and language detection, for
+	// callers that read only the extracted content: ExtractResult.Metadata
+	// is then empty. It has no effect without OriginalURL (the page's own
+	// URL is then looked up in its metadata to resolve links) or with a
+	// TargetLanguage (which needs the detected language). The content is
+	// the same either way. (webgate fork)
+	SkipMetadata bool
 }
 
 // Config is advanced setting to fine tune the extraction result.

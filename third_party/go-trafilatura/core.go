@@ -94,7 +94,10 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 	}
 
 	// Fetch metadata
-	metadata := extractMetadata(doc, opts)
+	var metadata Metadata
+	if !opts.SkipMetadata || opts.OriginalURL == nil {
+		metadata = extractMetadata(doc, opts)
+	}
 
 	// Check if essential metadata is missing
 	if opts.HasEssentialMetadata {
@@ -129,10 +132,13 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 		}
 	}
 
-	// Backup document to make sure the original kept untouched
+	// Work on a copy so the original is kept untouched. The fallback
+	// comparison and the baseline below need the document as it was;
+	// since the original is never modified, they read it instead of two
+	// backup copies made up front, each as costly as the copy above
+	// (webgate fork; the baseline rarely runs).
+	original := doc
 	doc = dom.Clone(doc, true)
-	docBackup1 := dom.Clone(doc, true)
-	docBackup2 := dom.Clone(doc, true)
 
 	// Clean and convert HTML tags
 	docCleaning(doc, opts)
@@ -155,13 +161,13 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 
 	// Use fallback if necessary
 	if opts.EnableFallback {
-		postBody, tmpBodyText = compareExternalExtraction(docBackup1, postBody, opts)
+		postBody, tmpBodyText = compareExternalExtraction(original, postBody, opts)
 	}
 
 	// Rescue: try to use original/dirty tree
 	lenText := utf8.RuneCountInString(tmpBodyText)
 	if lenText < opts.Config.MinExtractedSize && opts.Focus != FavorPrecision {
-		postBody, tmpBodyText = baseline(docBackup2)
+		postBody, tmpBodyText = baseline(dom.Clone(original, true))
 	}
 
 	// Tree size sanity check
@@ -193,7 +199,10 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 	}
 
 	// Sanity check on language
-	lang := languageClassifier(tmpBodyText, tmpComments)
+	var lang string
+	if !opts.SkipMetadata || opts.TargetLanguage != "" {
+		lang = languageClassifier(tmpBodyText, tmpComments)
+	}
 	if opts.TargetLanguage != "" {
 		if lang != opts.TargetLanguage {
 			return nil, fmt.Errorf("wrong language, want %s got %s", opts.TargetLanguage, lang)
