@@ -62,8 +62,10 @@ func compareExternalExtraction(originalDoc, extractedDoc *html.Node, opts Option
 	}
 	logInfo(opts, "trying external extractor for url %q", originalUrl)
 
-	// Prior cleaning
-	cleanedDoc := dom.Clone(originalDoc, true)
+	// Prior cleaning. pruneUnwantedNodes and every generator below copy
+	// the document before changing it, so it is not copied here
+	// (webgate fork).
+	cleanedDoc := originalDoc
 	if opts.Focus == FavorPrecision {
 		cleanedDoc = pruneUnwantedNodes(cleanedDoc, selector.OverallDiscardedContent)
 	}
