@@ -12,6 +12,9 @@ FROM golang:${GO_VERSION}-bookworm AS build
 WORKDIR /src
 # Modules first, so source edits do not refetch them.
 COPY go.mod go.sum ./
+# go.mod replaces go-trafilatura with the copy in third_party; loading
+# the module graph reads that copy's go.mod.
+COPY third_party/go-trafilatura/go.mod third_party/go-trafilatura/
 RUN go mod download
 COPY . .
 ARG VERSION=dev

@@ -87,3 +87,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura

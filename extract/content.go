@@ -167,6 +167,10 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.Extractio
 		Focus:              focus,
 		IncludeLinks:       true,
 		HtmlDateMode:       trafilatura.Disabled,
+		// Metadata and language detection (a fifth of the extraction's
+		// CPU) change nothing in the content, and webgate reads its own
+		// metadata; see third_party/go-trafilatura/FORK.md.
+		SkipMetadata: true,
 	})
 	if err != nil || res == nil || res.ContentNode == nil {
 		return nil

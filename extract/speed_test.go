@@ -1,8 +1,11 @@
 package extract
 
 import (
+	nurl "net/url"
 	"strings"
 	"testing"
+
+	"github.com/markusmobius/go-trafilatura"
 )
 
 // TestCountWords checks the ASCII fast path of countWords against
@@ -61,5 +64,60 @@ func TestCleanedPageOnlyRemoves(t *testing.T) {
 	})
 	for _, p := range loadPages(t, 40) {
 		t.Run(p.set+"/"+p.id, func(t *testing.T) { check(t, p.body) })
+	}
+}
+
+// TestTrafilaturaSkipMetadata checks the two changes webgate's copy of
+// go-trafilatura makes (third_party/go-trafilatura/FORK.md): SkipMetadata
+// leaves the content as it was and the metadata empty, and extraction,
+// with its fallback and its last-resort baseline, never modifies the
+// document it is given (the fork reads it instead of backup copies).
+func TestTrafilaturaSkipMetadata(t *testing.T) {
+	long := strings.Repeat("<p>The river rose overnight and the town council met at dawn to decide on the evacuation of the lower streets.</p>", 6)
+	pages := map[string]string{
+		"article": `<html lang="en"><head><title>Flood - Town News</title><meta name="author" content="Ann Smith">
+			<meta property="og:site_name" content="Town News"></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav>
+			<article><h1>Flood</h1>` + long + `</article><footer>Contact us</footer></body></html>`,
+		// Under trafilatura's 250 characters: the fallback and the
+		// baseline run.
+		"short": `<html><head><title>Note</title></head><body><div><p>Closed on Monday.</p></div></body></html>`,
+	}
+	base, _ := nurl.Parse("https://example.com/news/flood")
+	for name, page := range pages {
+		t.Run(name, func(t *testing.T) {
+			run := func(skip bool) (*trafilatura.ExtractResult, string) {
+				doc, err := parseHTML([]byte(page))
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := renderHTML(doc)
+				res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+					OriginalURL:        base,
+					EnableFallback:     true,
+					FallbackCandidates: &trafilatura.FallbackCandidates{},
+					IncludeLinks:       true,
+					HtmlDateMode:       trafilatura.Disabled,
+					SkipMetadata:       skip,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if after := renderHTML(doc); after != before {
+					t.Errorf("skip=%v: extraction modified its input document", skip)
+				}
+				return res, renderHTML(res.ContentNode)
+			}
+			full, fullHTML := run(false)
+			skipped, skippedHTML := run(true)
+			if fullHTML != skippedHTML || full.ContentText != skipped.ContentText {
+				t.Errorf("content differs with SkipMetadata:\n%s\nvs\n%s", fullHTML, skippedHTML)
+			}
+			if full.Metadata.Title == "" || full.Metadata.Language == "" && name == "article" {
+				t.Errorf("without SkipMetadata: metadata %+v, want a title and a language", full.Metadata)
+			}
+			if skipped.Metadata.Title != "" || skipped.Metadata.Language != "" || skipped.Metadata.Author != "" {
+				t.Errorf("with SkipMetadata: metadata %+v, want none", skipped.Metadata)
+			}
+		})
 	}
 }
