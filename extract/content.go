@@ -73,7 +73,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	wt := words(traf)
 	// The cleaned page has already lost the chrome an article extractor
 	// would drop, so trafilatura should keep most of it, not a part.
-	if kind != kindArticle && wt*10 < wc*7 {
+	if kind != kindArticle && (wt*10 < wc*7 || elsewhere(read, traf, clean, wc)) {
 		return clean
 	}
 	// Readability copies the page's own markup (code classes, nested

@@ -317,8 +317,8 @@ func hasBlockChild(n *html.Node) bool {
 // layoutName reports whether the words of one class token (or id) name
 // the page's arrangement or a CSS utility rather than a piece of
 // furniture, although they contain a furniture word: "layout-sidebar-left"
-// wraps the sidebar and the content together, "search-results" holds a
-// listing's items, "overflow-hidden" clips rather than hides, and
+// and "row-offcanvas" wrap the sidebar and the content together,
+// "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
 // "hidden-xs" hides only on small screens.
 func layoutName(ws []string) bool {
 	if len(ws) < 2 {
@@ -332,8 +332,10 @@ func layoutName(ws []string) bool {
 		switch {
 		case w == "hidden" && breakpoints[ws[i+1]]:
 			return true
-		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result"):
+		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result" || ws[i+1] == "page"):
 			return true
+		case w == "row" && ws[i+1] == "offcanvas":
+			return true // Bootstrap's off-canvas layout row holds the content too
 		}
 	}
 	return false

@@ -179,3 +179,34 @@ func TestCollapsedSections(t *testing.T) {
 		}
 	}
 }
+
+// TestElsewhere: when readability and trafilatura both extracted text
+// the cleaned page dropped (a hidden rewards popup), a page that is no
+// article gets its cleaned page; when they agree with it, it does not.
+func TestElsewhere(t *testing.T) {
+	div := func(s string) *html.Node {
+		n := newDiv()
+		n.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+		return n
+	}
+	page := div(strings.Repeat("Crocs classic clogs in every colour with free returns and iconic comfort. ", 6))
+	popup := div(strings.Repeat("Members earn one point per dollar spent and reward cash at one hundred points. ", 4))
+	part := div("Crocs classic clogs in every colour with free returns and iconic comfort.")
+	for _, tc := range []struct {
+		name       string
+		read, traf *html.Node
+		clean      *html.Node
+		want       bool
+	}{
+		{"both in a popup", popup, popup, page, true},
+		{"readability agrees", part, popup, page, false},
+		{"no candidates", nil, nil, page, false},
+		{"cleaned page too small", popup, popup, part, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := elsewhere(tc.read, tc.traf, tc.clean, words(tc.clean)); got != tc.want {
+				t.Errorf("elsewhere = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
