@@ -133,7 +133,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.CommentNode, html.DoctypeNode:
 				n.RemoveChild(c)
 			case html.ElementNode:
-				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) {
+				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
 				} else if isFurniture(c) && wordCount(c)*2 < total {
 					n.RemoveChild(c)
@@ -151,6 +151,12 @@ func pruneFurniture(root *html.Node, total int) {
 // shown by a script once the page loads: React's streamed server
 // rendering parks each finished part of the page in <div hidden
 // id="S:n"> (n in base 32) until its script moves it into place.
+//
+// So is a block hidden with display:none or the hidden attribute that
+// holds half the page's words: content-locking and deferred-rendering
+// widgets hide the page until a script runs; no popup or closed menu is
+// half a page. (visibility:hidden and aria-hidden are left out: Readability
+// drops such blocks, and Mozilla's test pages expect it.)
 //
 // Collapsed sections are content too: an accordion panel, a "read more"
 // expander or a FAQ answer is hidden only until the reader clicks its
@@ -172,6 +178,13 @@ func revealedLater(n *html.Node) bool {
 }
 
 var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)
+
+// displayNone reports an element hidden by the hidden attribute or by
+// display:none, the way scripts that reveal content later hide it
+// (visibility:hidden and aria-hidden are not that).
+func displayNone(n *html.Node) bool {
+	return hasAttr(n, "hidden") || strings.Contains(strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", ""), "display:none")
+}
 
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {

@@ -38,6 +38,8 @@ func TestFurnitureNames(t *testing.T) {
 		{"relative overflow-x-hidden", false},
 		{"hidden-xs", false},
 		{"search-results", false},
+		{"search-page-wrapper", false},
+		{"row row-offcanvas row-offcanvas-left", false},
 		{"content sidebar-left", false},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
@@ -208,5 +210,22 @@ func TestElsewhere(t *testing.T) {
 				t.Errorf("elsewhere = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHiddenHalfPage: a block hidden with display:none that holds most of
+// the page is content a script reveals; one hidden with visibility:hidden
+// is dropped, as Readability does.
+func TestHiddenHalfPage(t *testing.T) {
+	body := strings.Repeat("The locked article text that a script reveals after the page loads. ", 10)
+	for _, tc := range []struct {
+		style string
+		kept  bool
+	}{{"display: none", true}, {"visibility: hidden", false}} {
+		page := `<html><body><p>Short visible intro.</p><div class="lockdown-content" style="` + tc.style + `"><p>` + body + `</p></div></body></html>`
+		clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+		if got := strings.Contains(clean, "script reveals"); got != tc.kept {
+			t.Errorf("%s: kept = %v, want %v:\n%s", tc.style, got, tc.kept, clean)
+		}
 	}
 }
