@@ -29,6 +29,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind == kindArticle {
 		dropCommentSections(doc)
 	}
+	if kind == kindProduct {
+		pruneProductAsides(doc) // reviews and other products, for every extractor
+	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}
@@ -36,6 +39,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
+
 	// The cleaned page is built only when the selection needs it.
 	// cleanedPage only removes from the body, so the body's own word
 	// count bounds the cleaned page's from above: an article holding a

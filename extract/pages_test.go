@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -227,5 +228,27 @@ func TestHiddenHalfPage(t *testing.T) {
 		if got := strings.Contains(clean, "script reveals"); got != tc.kept {
 			t.Errorf("%s: kept = %v, want %v:\n%s", tc.style, got, tc.kept, clean)
 		}
+	}
+}
+
+// TestProductPageWithoutReviews runs the whole extraction on a declared
+// product page: whichever candidate wins, the reviews are not in it.
+func TestProductPageWithoutReviews(t *testing.T) {
+	desc := strings.Repeat("This daypack carries a full day of gear with a padded back panel, a rain cover and side pockets for bottles. ", 6)
+	review := strings.Repeat("I took this pack on a week of hikes and the straps stayed comfortable the whole time. ", 5)
+	page := `<html><head><script type="application/ld+json">{"@type":"Product","name":"Trail 25 Pack"}</script></head><body>
+<nav><a href="/">Home</a> <a href="/packs">Packs</a> <a href="/sale">Sale</a></nav>
+<main><article class="product"><h1>Trail 25 Pack</h1><div class="product-description"><p>` + desc + `</p></div>
+<section class="product-reviews"><h2>Reviews</h2><div class="review"><p>` + review + `</p></div><div class="review"><p>` + review + `</p></div></section>
+</article></main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://shop.example/p/trail-25", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Content, "padded back panel") {
+		t.Errorf("lost the description:\n%s", doc.Content)
+	}
+	if strings.Contains(doc.Content, "straps stayed comfortable") {
+		t.Errorf("kept the reviews:\n%s", doc.Content)
 	}
 }
