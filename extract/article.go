@@ -11,14 +11,88 @@ import (
 // tidyArticle removes from a declared article, as readability extracted
 // it, the blocks that belong to the page around the story rather than to
 // the story: teasers for other stories nested in the story's container,
-// datelines, and "Related:" / "You may also like" link runs. Readability
+// widgets named as furniture (related stories, share bars, newsletter
+// boxes), datelines, "Related:" / "You may also like" link runs, and the
+// headline repeated from the title. Readability
 // keeps them because they sit inside the container it chose, and
 // consensus pruning keeps them when trafilatura, run on that container,
 // keeps them too.
-func tidyArticle(root *html.Node) {
+func tidyArticle(root *html.Node, title string) {
 	dropNestedArticles(root)
+	dropFurniture(root)
 	dropDatelines(root)
 	dropRelated(root)
+	dropTitle(root, title)
+}
+
+// furnitureWords are class/id words of page furniture that never name
+// the story itself, even beside a content word: "sdc-article-related-
+// stories" and "article-share" hold other stories and share buttons,
+// whatever else they say. (looksBoiler's wider vocabulary, with its
+// content-word protection, judges the whole page; inside the chosen
+// article these are the ones that held only furniture on the benchmark
+// pages: "sidebar", "promo" and "cta" also name layout modifiers and
+// content columns, "recirc" listing grids.)
+var furnitureWords = wordSet(`related newsletter signup trending rail share sharing social subscribe subscription
+	outbrain taboola recommended`)
+
+// dropFurniture removes elements of a declared article named by
+// furnitureWords, unless one holds a quarter of the article (then the name
+// is a theme's, not a widget's). Headings are not judged by name: their
+// ids are slugs of their text ("h-what-is-social-shopping").
+func dropFurniture(root *html.Node) {
+	total := wordCount(root)
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.ElementNode {
+				switch {
+				case headingAtoms[c.DataAtom]:
+				case classWords(c, furnitureWords) && wordCount(c)*4 < total:
+					n.RemoveChild(c)
+				default:
+					walk(c)
+				}
+			}
+			c = next
+		}
+	}
+	walk(root)
+}
+
+var headingAtoms = map[atom.Atom]bool{atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true}
+
+// dropTitle removes headings that repeat the page title (the whole title,
+// or the title without its "- Site" suffix): the story's headline inside
+// its container. The Markdown output puts the title back on top.
+func dropTitle(root *html.Node, title string) {
+	tt := strings.Join(wordTokens(title), " ")
+	if countWords(tt) < 3 {
+		return
+	}
+	var drop []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.H1, atom.H2, atom.H3:
+				ht := strings.Join(wordTokens(textOf(c)), " ")
+				if countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" ")) {
+					drop = append(drop, c)
+				}
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	for _, n := range drop {
+		removeNode(n)
+	}
 }
 
 // dropNestedArticles removes <article> elements nested in another
@@ -101,7 +175,7 @@ func dropDatelines(root *html.Node) {
 				timeWords = words
 			}
 			if words > 0 && words <= maxDatelineWords && blockAtoms[n.DataAtom] &&
-				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords)) {
+				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n)) {
 				// The outermost dateline block wins over the ones inside it.
 				drop = append(drop[:mark], n)
 			}
@@ -180,4 +254,25 @@ func dropRelated(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// datelineLabel starts a block that states when the story was published
+// or updated.
+var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato)\b`)
+
+// datelineText reports a block that starts with a dateline label and is
+// mostly a date: a third of its words have digits ("Updated at 1:23
+// p.m.", "First Published: Tuesday, November 19, 2019 08:38 AM").
+func datelineText(n *html.Node) bool {
+	toks := wordTokens(textOf(n))
+	if len(toks) == 0 || !datelineLabel.MatchString(strings.Join(toks, " ")) {
+		return false
+	}
+	digits := 0
+	for _, t := range toks {
+		if strings.ContainsAny(t, "0123456789") {
+			digits++
+		}
+	}
+	return digits*3 >= len(toks)
 }

@@ -17,8 +17,35 @@ func TestTidyArticle(t *testing.T) {
 	tests := []struct {
 		name       string
 		html       string
+		title      string
 		gone, kept []string
 	}{
+		{
+			name: "widgets named as furniture despite a content word",
+			html: `<article>` + story + `<div class="article-share">Share on Facebook Twitter</div>` +
+				`<div class="sdc-article-related-stories"><h3>More from UK</h3><ul><li><a href="/z">Other headline</a></li></ul></div>` +
+				`<section class="c-newsletter">Sign up for our daily briefing</section></article>`,
+			gone: []string{"Share on", "More from UK", "Other headline", "daily briefing"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a theme class on the story container and heading slugs are kept",
+			html: `<div class="post-social-enabled">` + story + `<h2 id="h-why-use-social-shopping">Why use social shopping</h2>` + story + `</div>`,
+			kept: []string{"The council approved", "Why use social shopping"},
+		},
+		{
+			name:  "headline repeating the title",
+			title: "Council approves the budget - City News",
+			html:  `<h2 class="headline">Council approves the budget</h2>` + story + `<h2>Council approves the budget, then what?</h2>`,
+			gone:  []string{"Council approves the budgetThe council"}, // textOf joins blocks without a space
+			kept:  []string{"The council approved", "then what?"},
+		},
+		{
+			name: "dateline by its words",
+			html: `<p>Updated 10:01 pm PST, Tuesday, November 19, 2019</p>` + story + `<p>Published reports say the council approved 12 new posts in the budget this year.</p>`,
+			gone: []string{"Updated 10:01"},
+			kept: []string{"The council approved", "Published reports say"},
+		},
 		{
 			name: "teasers nested in the story's article",
 			html: `<article>` + story + teaser(0) + teaser(1) + teaser(2) + `</article>`,
@@ -73,7 +100,7 @@ func TestTidyArticle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := parseFragment(t, tt.html)
-			tidyArticle(root)
+			tidyArticle(root, tt.title)
 			got := collapseSpace(textOf(root))
 			for _, s := range tt.gone {
 				if strings.Contains(got, s) {
@@ -84,6 +111,36 @@ func TestTidyArticle(t *testing.T) {
 				if !strings.Contains(got, s) {
 					t.Errorf("%q was removed: %q", s, got)
 				}
+			}
+		})
+	}
+}
+
+// TestMicrodataArticle checks that schema.org microdata declares an
+// article as JSON-LD does, and that a list of article items does not.
+func TestMicrodataArticle(t *testing.T) {
+	post := func(typ string) string {
+		return `<div itemscope itemtype="https://schema.org/` + typ + `"><p>Post text.</p></div>`
+	}
+	tests := []struct {
+		name string
+		page string
+		want pageKind
+	}{
+		{"on html", `<html itemscope itemtype="http://schema.org/Article"><body><p>Story.</p></body></html>`, kindArticle},
+		{"one item in body", `<html><body>` + post("BlogPosting") + `</body></html>`, kindArticle},
+		{"a list of items", `<html><body>` + post("BlogPosting") + post("BlogPosting") + `</body></html>`, kindOther},
+		{"not an article type", `<html><body>` + post("WebPage") + `</body></html>`, kindOther},
+		{"none", `<html><body><p>Story.</p></body></html>`, kindOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := parseHTML([]byte(tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -61,7 +61,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
-			tidyArticle(read)
+			tidyArticle(read, pm.Title)
 			return read
 		}
 	}
@@ -339,6 +339,13 @@ func pruneByConsensus(root *html.Node, ref string) {
 		return // disagreement this large means the reference is wrong
 	}
 	for _, n := range drop {
+		// A list item without links is a step, a note or a fact of the
+		// story: trafilatura drops many lists whole (and its absence
+		// then says nothing), while teaser lists are links. The item
+		// still counts as disagreement above.
+		if n.DataAtom == atom.Li && linkWords(n) == 0 {
+			continue
+		}
 		removeNode(n)
 	}
 }

@@ -176,18 +176,30 @@ func TestDatasetSmoke(t *testing.T) {
 //
 // On a shared machine wall time includes waiting for a core; the CPU
 // percentiles do not (they still grow somewhat with cache and SMT
-// contention).
+// contention, which p95-best-cpu, the p95 over pages of each page's best
+// iteration, mostly filters out; best-cpu-ns/set is the sum of those
+// best times over the 180 pages, the steadiest figure for comparing two
+// builds).
 func BenchmarkExtract(b *testing.B) {
 	pages := loadPages(b, 60)
 	var durs, cpus []time.Duration
+	// best is each page's lowest CPU time over the iterations: on a
+	// machine shared with other work, contention (caches, SMT siblings)
+	// inflates some samples, and the per-page best is much steadier than
+	// the percentile of all samples.
+	best := make([]time.Duration, len(pages))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		for _, p := range pages {
+		for i, p := range pages {
 			t0, c0 := time.Now(), processCPU()
 			_, _ = Extract(context.Background(), p.body, Options{URL: p.url})
 			durs = append(durs, time.Since(t0))
-			cpus = append(cpus, processCPU()-c0)
+			cpu := processCPU() - c0
+			cpus = append(cpus, cpu)
+			if best[i] == 0 || cpu < best[i] {
+				best[i] = cpu
+			}
 		}
 	}
 	b.StopTimer()
@@ -199,5 +211,11 @@ func BenchmarkExtract(b *testing.B) {
 	b.ReportMetric(pct(durs, 0.95), "p95-ns/page")
 	b.ReportMetric(pct(cpus, 0.50), "p50-cpu-ns/page")
 	b.ReportMetric(pct(cpus, 0.95), "p95-cpu-ns/page")
+	var bestSum time.Duration
+	for _, d := range best {
+		bestSum += d
+	}
+	b.ReportMetric(pct(best, 0.95), "p95-best-cpu-ns/page")
+	b.ReportMetric(float64(bestSum.Nanoseconds()), "best-cpu-ns/set")
 	b.ReportMetric(float64(len(pages)), "pages")
 }

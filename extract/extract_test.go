@@ -341,6 +341,16 @@ func TestPruneByConsensus(t *testing.T) {
 		}
 	}
 
+	// List items without links are steps, notes and facts of the story
+	// (the reference extractor often drops lists); linked ones are
+	// teasers.
+	root = parseFragment(t, `<p>`+story+`</p><ul><li>Notice the cover attribute on the script tag</li>`+
+		`<li><a href="/x">Another story from our award winning team</a></li></ul><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" "+story)
+	if got := textOf(root); !strings.Contains(got, "Notice the cover") || strings.Contains(got, "Another story") {
+		t.Errorf("list items: got %q, want the plain item kept and the linked one pruned", got)
+	}
+
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
 	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
 	if strings.Count(textOf(root), "the committee met") != 12 {

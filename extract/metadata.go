@@ -16,6 +16,9 @@ type pageMeta struct {
 	Metadata
 	schemaTypes []string // JSON-LD @type values, lower-cased
 	ogType      string
+	// microArticles counts elements whose microdata itemtype is an
+	// article type: one marks the page's story, several a list of them.
+	microArticles int
 }
 
 // extractMetadata reads JSON-LD, OpenGraph, meta tags and a few document
@@ -33,6 +36,14 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	var walk func(n *html.Node, inBody bool)
 	walk = func(n *html.Node, inBody bool) {
 		if n.Type == html.ElementNode {
+			if it := attr(n, "itemtype"); it != "" && (inBody || n.DataAtom == atom.Html) {
+				for _, u := range strings.Fields(it) {
+					if articleTypes[strings.ToLower(u[strings.LastIndexByte(u, '/')+1:])] {
+						pm.microArticles++
+						break
+					}
+				}
+			}
 			switch n.DataAtom {
 			case atom.Html:
 				htmlLang = attr(n, "lang")

@@ -60,6 +60,11 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	if declaresOneProduct(doc, pm) {
 		return kindProduct
 	}
+	// Microdata on the page (<html itemscope itemtype="./Article">): one
+	// article item marks the story; several mark a list of teasers.
+	if pm.microArticles == 1 {
+		return kindArticle
+	}
 	return kindOther
 }
 
