@@ -29,6 +29,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind == kindArticle {
 		dropCommentSections(doc)
 	}
+	if kind == kindProduct {
+		pruneProductAsides(doc) // reviews and other products, for every extractor
+	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}
@@ -36,6 +39,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
+
 	// The cleaned page is built only when the selection needs it.
 	// cleanedPage only removes from the body, so the body's own word
 	// count bounds the cleaned page's from above: an article holding a
@@ -73,7 +77,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	wt := words(traf)
 	// The cleaned page has already lost the chrome an article extractor
 	// would drop, so trafilatura should keep most of it, not a part.
-	if kind != kindArticle && wt*10 < wc*7 {
+	if kind != kindArticle && (wt*10 < wc*7 || elsewhere(read, traf, clean, wc)) {
 		return clean
 	}
 	// Readability copies the page's own markup (code classes, nested

@@ -133,7 +133,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.CommentNode, html.DoctypeNode:
 				n.RemoveChild(c)
 			case html.ElementNode:
-				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) {
+				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
 				} else if isFurniture(c) && wordCount(c)*2 < total {
 					n.RemoveChild(c)
@@ -151,6 +151,12 @@ func pruneFurniture(root *html.Node, total int) {
 // shown by a script once the page loads: React's streamed server
 // rendering parks each finished part of the page in <div hidden
 // id="S:n"> (n in base 32) until its script moves it into place.
+//
+// So is a block hidden with display:none or the hidden attribute that
+// holds half the page's words: content-locking and deferred-rendering
+// widgets hide the page until a script runs; no popup or closed menu is
+// half a page. (visibility:hidden and aria-hidden are left out: Readability
+// drops such blocks, and Mozilla's test pages expect it.)
 //
 // Collapsed sections are content too: an accordion panel, a "read more"
 // expander or a FAQ answer is hidden only until the reader clicks its
@@ -172,6 +178,13 @@ func revealedLater(n *html.Node) bool {
 }
 
 var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)
+
+// displayNone reports an element hidden by the hidden attribute or by
+// display:none, the way scripts that reveal content later hide it
+// (visibility:hidden and aria-hidden are not that).
+func displayNone(n *html.Node) bool {
+	return hasAttr(n, "hidden") || strings.Contains(strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", ""), "display:none")
+}
 
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {
@@ -317,8 +330,8 @@ func hasBlockChild(n *html.Node) bool {
 // layoutName reports whether the words of one class token (or id) name
 // the page's arrangement or a CSS utility rather than a piece of
 // furniture, although they contain a furniture word: "layout-sidebar-left"
-// wraps the sidebar and the content together, "search-results" holds a
-// listing's items, "overflow-hidden" clips rather than hides, and
+// and "row-offcanvas" wrap the sidebar and the content together,
+// "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
 // "hidden-xs" hides only on small screens.
 func layoutName(ws []string) bool {
 	if len(ws) < 2 {
@@ -332,8 +345,10 @@ func layoutName(ws []string) bool {
 		switch {
 		case w == "hidden" && breakpoints[ws[i+1]]:
 			return true
-		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result"):
+		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result" || ws[i+1] == "page"):
 			return true
+		case w == "row" && ws[i+1] == "offcanvas":
+			return true // Bootstrap's off-canvas layout row holds the content too
 		}
 	}
 	return false

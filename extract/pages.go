@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 
@@ -89,4 +90,41 @@ func nameWords(name string) []string {
 		out = append(out, strings.ToLower(name[start:]))
 	}
 	return out
+}
+
+// elsewhere reports that both article extractors found their text outside
+// the cleaned page: under a fifth of their words are among its words. The
+// cleaned page dropped that text as hidden or as furniture; on a page
+// that is no article, what readability and trafilatura latch onto there is
+// a popup (a rewards scheme, a shipping banner, a cookie notice), not the
+// page. A cleaned page of under 50 words is too little to trust instead.
+func elsewhere(read, traf, clean *html.Node, wc int) bool {
+	if wc < 50 || read == nil && traf == nil {
+		return false
+	}
+	have := map[string]int{}
+	for _, t := range wordTokens(textOf(clean)) {
+		have[t]++
+	}
+	for _, cand := range []*html.Node{read, traf} {
+		if cand == nil {
+			continue
+		}
+		toks := wordTokens(textOf(cand))
+		if len(toks) == 0 {
+			continue
+		}
+		left := maps.Clone(have)
+		in := 0
+		for _, t := range toks {
+			if left[t] > 0 {
+				left[t]--
+				in++
+			}
+		}
+		if in*5 >= len(toks) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -38,6 +39,8 @@ func TestFurnitureNames(t *testing.T) {
 		{"relative overflow-x-hidden", false},
 		{"hidden-xs", false},
 		{"search-results", false},
+		{"search-page-wrapper", false},
+		{"row row-offcanvas row-offcanvas-left", false},
 		{"content sidebar-left", false},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
@@ -177,5 +180,75 @@ func TestCollapsedSections(t *testing.T) {
 		if strings.Contains(clean, drop) {
 			t.Errorf("cleaned page kept %q:\n%s", drop, clean)
 		}
+	}
+}
+
+// TestElsewhere: when readability and trafilatura both extracted text
+// the cleaned page dropped (a hidden rewards popup), a page that is no
+// article gets its cleaned page; when they agree with it, it does not.
+func TestElsewhere(t *testing.T) {
+	div := func(s string) *html.Node {
+		n := newDiv()
+		n.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+		return n
+	}
+	page := div(strings.Repeat("Crocs classic clogs in every colour with free returns and iconic comfort. ", 6))
+	popup := div(strings.Repeat("Members earn one point per dollar spent and reward cash at one hundred points. ", 4))
+	part := div("Crocs classic clogs in every colour with free returns and iconic comfort.")
+	for _, tc := range []struct {
+		name       string
+		read, traf *html.Node
+		clean      *html.Node
+		want       bool
+	}{
+		{"both in a popup", popup, popup, page, true},
+		{"readability agrees", part, popup, page, false},
+		{"no candidates", nil, nil, page, false},
+		{"cleaned page too small", popup, popup, part, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := elsewhere(tc.read, tc.traf, tc.clean, words(tc.clean)); got != tc.want {
+				t.Errorf("elsewhere = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHiddenHalfPage: a block hidden with display:none that holds most of
+// the page is content a script reveals; one hidden with visibility:hidden
+// is dropped, as Readability does.
+func TestHiddenHalfPage(t *testing.T) {
+	body := strings.Repeat("The locked article text that a script reveals after the page loads. ", 10)
+	for _, tc := range []struct {
+		style string
+		kept  bool
+	}{{"display: none", true}, {"visibility: hidden", false}} {
+		page := `<html><body><p>Short visible intro.</p><div class="lockdown-content" style="` + tc.style + `"><p>` + body + `</p></div></body></html>`
+		clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+		if got := strings.Contains(clean, "script reveals"); got != tc.kept {
+			t.Errorf("%s: kept = %v, want %v:\n%s", tc.style, got, tc.kept, clean)
+		}
+	}
+}
+
+// TestProductPageWithoutReviews runs the whole extraction on a declared
+// product page: whichever candidate wins, the reviews are not in it.
+func TestProductPageWithoutReviews(t *testing.T) {
+	desc := strings.Repeat("This daypack carries a full day of gear with a padded back panel, a rain cover and side pockets for bottles. ", 6)
+	review := strings.Repeat("I took this pack on a week of hikes and the straps stayed comfortable the whole time. ", 5)
+	page := `<html><head><script type="application/ld+json">{"@type":"Product","name":"Trail 25 Pack"}</script></head><body>
+<nav><a href="/">Home</a> <a href="/packs">Packs</a> <a href="/sale">Sale</a></nav>
+<main><article class="product"><h1>Trail 25 Pack</h1><div class="product-description"><p>` + desc + `</p></div>
+<section class="product-reviews"><h2>Reviews</h2><div class="review"><p>` + review + `</p></div><div class="review"><p>` + review + `</p></div></section>
+</article></main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://shop.example/p/trail-25", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Content, "padded back panel") {
+		t.Errorf("lost the description:\n%s", doc.Content)
+	}
+	if strings.Contains(doc.Content, "straps stayed comfortable") {
+		t.Errorf("kept the reviews:\n%s", doc.Content)
 	}
 }
