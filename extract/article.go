@@ -42,31 +42,12 @@ const maxCaptionWords = 80
 // Readability.js's (it keeps every caption), 0.002. When the captions hold a third of the
 // text they are the content (a photo listing, a gallery) and stay.
 func dropCaptions(root *html.Node) {
-	var drop []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if classWords(c, captionWords) && wordCount(c) <= maxCaptionWords {
-				drop = append(drop, c)
-				continue
-			}
-			walk(c)
+	removeUnlessThird(root, collectElements(root, func(c *html.Node) visit {
+		if classWords(c, captionWords) && wordCount(c) <= maxCaptionWords {
+			return take
 		}
-	}
-	walk(root)
-	cw := 0
-	for _, n := range drop {
-		cw += wordCount(n)
-	}
-	if cw*3 > wordCount(root) {
-		return
-	}
-	for _, n := range drop {
-		removeNode(n)
-	}
+		return descend
+	}))
 }
 
 // furnitureWords are class/id words of page furniture that never name
@@ -86,23 +67,17 @@ var furnitureWords = wordSet(`related newsletter signup trending rail share shar
 // ids are slugs of their text ("h-what-is-social-shopping").
 func dropFurniture(root *html.Node) {
 	total := wordCount(root)
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode {
-				switch {
-				case headingAtoms[c.DataAtom]:
-				case classWords(c, furnitureWords) && wordCount(c)*4 < total:
-					n.RemoveChild(c)
-				default:
-					walk(c)
-				}
-			}
-			c = next
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		switch {
+		case headingAtoms[c.DataAtom]:
+			return skip
+		case classWords(c, furnitureWords) && wordCount(c)*4 < total:
+			return take
 		}
+		return descend
+	}) {
+		removeNode(n)
 	}
-	walk(root)
 }
 
 var headingAtoms = map[atom.Atom]bool{atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true}
@@ -115,26 +90,17 @@ func dropTitle(root *html.Node, title string) {
 	if countWords(tt) < 3 {
 		return
 	}
-	var drop []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		switch c.DataAtom {
+		case atom.H1, atom.H2, atom.H3:
+			ht := strings.Join(wordTokens(textOf(c)), " ")
+			if countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" ")) {
+				return take
 			}
-			switch c.DataAtom {
-			case atom.H1, atom.H2, atom.H3:
-				ht := strings.Join(wordTokens(textOf(c)), " ")
-				if countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" ")) {
-					drop = append(drop, c)
-				}
-				continue
-			}
-			walk(c)
+			return skip
 		}
-	}
-	walk(root)
-	for _, n := range drop {
+		return descend
+	}) {
 		removeNode(n)
 	}
 }
@@ -282,21 +248,12 @@ var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|covera
 // label block without links ("You may also like...", "DON'T MISS") with
 // the run of link-dense blocks that follows it.
 func dropRelated(root *html.Node) {
-	var leaves []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-				leaves = append(leaves, c)
-				continue
-			}
-			walk(c)
+	leaves := collectElements(root, func(c *html.Node) visit {
+		if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
+			return take
 		}
-	}
-	walk(root)
+		return descend
+	})
 	var drop []*html.Node
 	inRelated := false
 	for _, b := range leaves {

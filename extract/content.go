@@ -301,40 +301,32 @@ func pruneByConsensus(root *html.Node, ref string) {
 	for i := 1; i < len(refToks); i++ {
 		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
-	var drop []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			switch c.DataAtom {
-			case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-				continue
-			}
-			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-				toks := wordTokens(textOf(c))
-				if len(toks) == 1 && !refWords[toks[0]] {
-					drop = append(drop, c) // "Advert", "Tags", "Share"
-				}
-				if len(toks) < 2 {
-					continue
-				}
-				in := 0
-				for i := 1; i < len(toks); i++ {
-					if refPairs[[2]string{toks[i-1], toks[i]}] {
-						in++
-					}
-				}
-				if in*2 < len(toks)-1 {
-					drop = append(drop, c)
-				}
-				continue
-			}
-			walk(c)
+	drop := collectElements(root, func(c *html.Node) visit {
+		switch c.DataAtom {
+		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return skip
 		}
-	}
-	walk(root)
+		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
+			return descend
+		}
+		toks := wordTokens(textOf(c))
+		if len(toks) == 1 && !refWords[toks[0]] {
+			return take // "Advert", "Tags", "Share"
+		}
+		if len(toks) < 2 {
+			return skip
+		}
+		in := 0
+		for i := 1; i < len(toks); i++ {
+			if refPairs[[2]string{toks[i-1], toks[i]}] {
+				in++
+			}
+		}
+		if in*2 < len(toks)-1 {
+			return take
+		}
+		return skip
+	})
 	dropped := 0
 	for _, n := range drop {
 		dropped += wordCount(n)

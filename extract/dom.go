@@ -103,6 +103,56 @@ func findFirst(n *html.Node, pred func(*html.Node) bool) *html.Node {
 	return nil
 }
 
+// visit is what collectElements does with an element.
+type visit int
+
+const (
+	descend visit = iota // look inside it
+	take                 // collect it, and do not look inside
+	skip                 // neither
+)
+
+// collectElements returns the element descendants of root that judge
+// takes, in document order. The pruning rules share it: each collects what
+// it would remove, then decides whether to remove it.
+func collectElements(root *html.Node, judge func(*html.Node) visit) []*html.Node {
+	var out []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch judge(c) {
+			case take:
+				out = append(out, c)
+			case descend:
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// removeUnlessThird removes nodes unless together they hold over a third of
+// root's words, and reports whether it removed them. A rule that would
+// remove that much has more likely misjudged the page than found its
+// furniture.
+func removeUnlessThird(root *html.Node, nodes []*html.Node) bool {
+	w := 0
+	for _, n := range nodes {
+		w += wordCount(n)
+	}
+	if w*3 > wordCount(root) {
+		return false
+	}
+	for _, n := range nodes {
+		removeNode(n)
+	}
+	return true
+}
+
 func isElem(n *html.Node, a atom.Atom) bool {
 	return n != nil && n.Type == html.ElementNode && n.DataAtom == a
 }

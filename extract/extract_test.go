@@ -371,3 +371,61 @@ func TestShortPageOnce(t *testing.T) {
 		t.Errorf("got %q, want %q", doc.Content, want)
 	}
 }
+
+func TestCollectElements(t *testing.T) {
+	doc, err := parseHTML([]byte(`<html><body><div id="a"><p id="b">x</p><section id="c"><p id="d">y</p></section></div><aside id="e"><p id="f">z</p></aside></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := findBody(doc)
+	tests := []struct {
+		name  string
+		judge map[string]visit // by id; elements not listed are descended into
+		want  string
+	}{
+		{"every paragraph", map[string]visit{"b": take, "d": take, "f": take}, "b d f"},
+		{"take stops the descent", map[string]visit{"a": take, "b": take, "d": take}, "a"},
+		{"skip stops the descent", map[string]visit{"c": skip, "d": take, "f": take}, "f"},
+		{"nothing", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ids []string
+			for _, n := range collectElements(body, func(n *html.Node) visit { return tt.judge[attr(n, "id")] }) {
+				ids = append(ids, attr(n, "id"))
+			}
+			if got := strings.Join(ids, " "); got != tt.want {
+				t.Errorf("collected %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRemoveUnlessThird(t *testing.T) {
+	page := `<div><p>one two three four five six seven eight nine</p><p id="x">ten eleven</p><p id="y">twelve thirteen fourteen fifteen</p></div>`
+	tests := []struct {
+		ids     []string
+		removed bool
+	}{
+		{[]string{"x"}, true},       // 2 of 15 words
+		{[]string{"x", "y"}, false}, // 6 of 15: over a third
+	}
+	for _, tt := range tests {
+		doc, err := parseHTML([]byte(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nodes []*html.Node
+		for _, id := range tt.ids {
+			nodes = append(nodes, findFirst(doc, func(n *html.Node) bool { return attr(n, "id") == id }))
+		}
+		before := wordCount(doc)
+		got := removeUnlessThird(findBody(doc), nodes)
+		if got != tt.removed {
+			t.Errorf("%v: removed = %v, want %v", tt.ids, got, tt.removed)
+		}
+		if removed := wordCount(doc) < before; removed != tt.removed {
+			t.Errorf("%v: the page lost words = %v, want %v", tt.ids, removed, tt.removed)
+		}
+	}
+}

@@ -31,21 +31,14 @@ var productAsideWords = wordSet(`review reviews reviewer ratings feedback
 // page of a product page. An element holding the page's <h1> is never
 // removed: a theme may name the whole product block after its rating.
 func pruneProductAsides(root *html.Node) {
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode {
-				if isProductAside(c) && findFirst(c, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil {
-					n.RemoveChild(c)
-				} else {
-					walk(c)
-				}
-			}
-			c = next
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		if isProductAside(c) && findFirst(c, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil {
+			return take
 		}
+		return descend
+	}) {
+		removeNode(n)
 	}
-	walk(root)
 }
 
 func isProductAside(n *html.Node) bool {
