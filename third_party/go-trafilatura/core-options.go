@@ -24,7 +24,6 @@ package trafilatura
 import (
 	nurl "net/url"
 
-	"github.com/markusmobius/go-htmldate"
 	"golang.org/x/net/html"
 )
 
@@ -126,20 +125,10 @@ type Options struct {
 	// EnableLog specify whether log should be enabled or not.
 	EnableLog bool
 
-	// HtmlDateMode specify the behaviour of the external HtmlDate package that used
-	// to extract publish date from a web page.
+	// HtmlDateMode specified the behaviour of the external HtmlDate package that
+	// was used to extract the publish date. webgate's copy extracts no date and
+	// ignores it (see FORK.md); it is kept so callers compile unchanged.
 	HtmlDateMode HtmlDateMode
-
-	// HtmlDateOptions is user provided configuration for the external `go-htmldate`
-	// package that used to look for publish date of a web page. If this property is
-	// specified, `HtmlDateMode` will be ignored.
-	HtmlDateOptions *htmldate.Options
-
-	// HtmlDateOverride is user provided extracted date from `go-htmldate` package.
-	// If this property specified, HtmlDate won't be run and instead will use
-	// this property as its result. In other words, `HtmlDateMode` and `HtmlDateOptions`
-	// will be ignored.
-	HtmlDateOverride *htmldate.Result
 
 	// PruneSelector is the CSS selector to select nodes to be pruned before extraction.
 	PruneSelector string

@@ -31,7 +31,6 @@ import (
 
 	"github.com/forPelevin/gomoji"
 	"github.com/go-shiori/dom"
-	"github.com/markusmobius/go-htmldate"
 	"github.com/markusmobius/go-trafilatura/internal/etree"
 	"github.com/markusmobius/go-trafilatura/internal/selector"
 	"golang.org/x/net/html"
@@ -88,9 +87,6 @@ var (
 		"image", "og:image", "og:image:url", "og:image:secure_url",
 		"twitter:image", "twitter:image:src")
 	// metaNameUrl   = sliceToMap("rbmainurl", "twitter:url")
-
-	fastHtmlDateOpts      = &htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: true}
-	extensiveHtmlDateOpts = &htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: false}
 )
 
 // Metadata is the metadata of the page.
@@ -174,44 +170,7 @@ func extractMetadata(doc *html.Node, opts Options) Metadata {
 		}
 	}
 
-	// Publish date
-	if opts.HtmlDateOverride != nil { // User has his own HtmlDate result
-		if opts.HtmlDateOverride.HasTime {
-			metadata.Date = opts.HtmlDateOverride.DateTime
-		}
-	} else {
-		var optsPointer *htmldate.Options
-
-		switch {
-		case opts.HtmlDateOptions != nil: // User has his own HtmlDate options
-			optsPointer = opts.HtmlDateOptions
-
-		case opts.HtmlDateMode == Default:
-			if opts.EnableFallback {
-				optsPointer = extensiveHtmlDateOpts
-			} else {
-				optsPointer = fastHtmlDateOpts
-			}
-
-		case opts.HtmlDateMode == Fast:
-			optsPointer = fastHtmlDateOpts
-
-		case opts.HtmlDateMode == Extensive:
-			optsPointer = extensiveHtmlDateOpts
-
-		case opts.HtmlDateMode == Disabled:
-			optsPointer = nil
-		}
-
-		if optsPointer != nil {
-			htmlDateOpts := *optsPointer
-			htmlDateOpts.URL = metadata.URL
-			publishDate, err := htmldate.FromDocument(doc, htmlDateOpts)
-			if err == nil && !publishDate.IsZero() {
-				metadata.Date = publishDate.DateTime
-			}
-		}
-	}
+	// Publish date: not extracted in webgate's copy (see FORK.md).
 
 	// Sitename
 	if metadata.Sitename == "" {
