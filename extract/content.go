@@ -25,6 +25,13 @@ import (
 // on a page not declared as an article (under 70%), they most likely
 // latched onto one block of many, and the cleaned page is the better answer.
 func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMeta) *html.Node {
+	// A body without a single word (a page that builds everything with
+	// JavaScript) has no content, whatever the extractors say: trafilatura's
+	// last resort is the whole document's text, which is then the <title>.
+	bodyWords := words(findBody(doc))
+	if bodyWords == 0 {
+		return nil
+	}
 	kind := classifyPage(doc, pm, base)
 	if kind == kindArticle {
 		dropCommentSections(doc)
@@ -54,7 +61,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	if kind == kindArticle {
 		wr := words(read)
-		if wr > 0 && wr*5 < words(findBody(doc)) {
+		if wr > 0 && wr*5 < bodyWords {
 			cleanPage()
 		}
 		if wr > 0 && wr*5 >= wc {

@@ -175,6 +175,13 @@ func TestFormatsAndErrors(t *testing.T) {
 	if _, err := Extract(context.Background(), []byte("<html><body><script>x()</script></body></html>"), Options{}); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty page: err = %v, want ErrEmpty", err)
 	}
+	// A JavaScript shell with a long title: trafilatura's last resort is
+	// the document's whole text, which would pass the title off as content.
+	shell := []byte(`<html><head><title>Online Mental Health Care That Caters to You | Cerebral | Online Therapy | Virtual Counseling</title></head>` +
+		`<body><div hidden></div><noscript></noscript><script>boot()</script></body></html>`)
+	if d, err := Extract(context.Background(), shell, Options{}); !errors.Is(err, ErrEmpty) {
+		t.Errorf("title-only shell: err = %v, want ErrEmpty (content %q)", err, d.Content)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Extract(ctx, page, Options{}); !errors.Is(err, context.Canceled) {

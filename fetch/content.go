@@ -153,7 +153,7 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 				return nil, nil, ctxError(ctx, where)
 			}
 			if errors.Is(err, extract.ErrEmpty) {
-				return nil, nil, fmt.Errorf("%s: %w: the page has no readable text", where, ErrBadContent)
+				return nil, nil, fmt.Errorf("%s: %w: the page has no readable text; it may build its content with JavaScript", where, ErrBadContent)
 			}
 			return nil, nil, fmt.Errorf("%s: %w: %v", where, ErrBadContent, err)
 		}
