@@ -28,8 +28,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// A body without a single word (a page that builds everything with
 	// JavaScript) has no content, whatever the extractors say: trafilatura's
 	// last resort is the whole document's text, which is then the <title>.
-	bodyWords := words(findBody(doc))
-	if bodyWords == 0 {
+	body := findBody(doc)
+	bodyWords := words(body)
+	if bodyWords == 0 || furnitureOnly(body) {
 		return nil
 	}
 	kind := classifyPage(doc, pm, base)

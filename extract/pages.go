@@ -121,3 +121,76 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 	}
 	return true
 }
+
+// furnitureOnlyWords is how many words a page may show outside its
+// landmark furniture and still have no content: a skip link, a "loading"
+// line, a search box's label, an accessibility note.
+const furnitureOnlyWords = 20
+
+// furnitureOnly reports whether every word of the body but a handful sits
+// in landmark furniture: top-level <header> and <footer> (banner and
+// contentinfo), <nav>, <aside>, and their ARIA roles, and dialogs. Shops
+// and apps that build their content with JavaScript still render that
+// chrome on the server; what the extractors find there is the footer's
+// link list, which is not the page's content. A landmark that holds
+// <main> or an <article> is not furniture: an unclosed <aside> can
+// swallow the whole page.
+func furnitureOnly(body *html.Node) bool {
+	outside, inside := 0, 0
+	var walk func(n *html.Node, sectioned bool)
+	walk = func(n *html.Node, sectioned bool) {
+		if outside >= furnitureOnlyWords {
+			return
+		}
+		switch n.Type {
+		case html.TextNode:
+			outside += countWords(n.Data)
+			return
+		case html.ElementNode:
+			if dropAlways[n.DataAtom] {
+				return
+			}
+			if isLandmarkFurniture(n, sectioned) && !holdsMain(n) {
+				inside += wordCount(n)
+				return
+			}
+			switch n.DataAtom {
+			case atom.Article, atom.Aside, atom.Main, atom.Nav, atom.Section:
+				sectioned = true
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, sectioned)
+		}
+	}
+	walk(body, false)
+	return outside < furnitureOnlyWords && inside > outside
+}
+
+// isLandmarkFurniture reports whether n is a banner, navigation,
+// complementary, contentinfo or dialog region. <header> and <footer> are
+// banner and contentinfo only outside sectioning content; inside an
+// <article> or <section> they head and close that item (HTML-AAM).
+func isLandmarkFurniture(n *html.Node, sectioned bool) bool {
+	switch attr(n, "role") {
+	case "banner", "navigation", "complementary", "contentinfo", "dialog":
+		return true
+	case "":
+	default:
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Nav, atom.Aside, atom.Dialog:
+		return true
+	case atom.Header, atom.Footer:
+		return !sectioned
+	}
+	return false
+}
+
+// holdsMain reports whether the main content or an article sits under n.
+func holdsMain(n *html.Node) bool {
+	return findFirst(n, func(c *html.Node) bool {
+		return c != n && (isElem(c, atom.Main) || isElem(c, atom.Article) || attr(c, "role") == "main")
+	}) != nil
+}

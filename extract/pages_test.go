@@ -252,3 +252,32 @@ func TestProductPageWithoutReviews(t *testing.T) {
 		t.Errorf("kept the reviews:\n%s", doc.Content)
 	}
 }
+
+// TestFurnitureOnly checks the "only chrome was rendered" rule: a page
+// whose words all sit in banner, navigation, footer and dialog landmarks
+// has no content; item headers, a landmark holding the article, and a
+// small page without furniture keep theirs.
+func TestFurnitureOnly(t *testing.T) {
+	footer := `<footer><h3>Help</h3><ul><li><a href=/a>Help Center</a></li><li><a href=/b>Disputes and Reports</a></li>` +
+		`<li><a href=/c>Return and refund policy</a></li><li><a href=/d>Report infringement</a></li><li><a href=/e>Transparency Center</a></li></ul></footer>`
+	header := `<header><a href=/>Shop</a><nav><a href=/m>Men</a> <a href=/w>Women</a> <a href=/s>Sale</a></nav></header>`
+	story := `<p>The harbour reopened on Monday after three weeks of repairs to the sea wall, and the first ferries came in before dawn.</p>`
+	for _, tc := range []struct {
+		name, body string
+		want       bool
+	}{
+		{"js shop: chrome and a search box", header + `<div id=root><input placeholder="I'm shopping for..."> Loading</div>` + footer, true},
+		{"contentinfo and dialog roles", `<div role=banner>Brand Menu Account Basket</div><div role=dialog>Sign up for our newsletter and save ten percent today</div><div role=contentinfo>` + footer + `</div><p>Skip to content</p>`, true},
+		{"content between the chrome", header + `<div>` + story + story + `</div>` + footer, false},
+		{"unclosed aside holding the article", `<aside class=banner>Announcement <article><h1>Title</h1>` + story + story + `</article>` + footer, false},
+		{"item headers inside articles", `<section><article><header><h2>First post title here</h2><p>By someone, with a summary long enough to count as content for sure</p></header></article></section>` + footer, false},
+		{"small page without furniture", `<p>Moved to the new site.</p>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := parsePage(t, "<html><body>"+tc.body+"</body></html>")
+			if got := furnitureOnly(findBody(doc)); got != tc.want {
+				t.Errorf("furnitureOnly = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
