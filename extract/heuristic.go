@@ -124,6 +124,7 @@ func cleanedPage(doc *html.Node, kind pageKind) *html.Node {
 // pruneFurniture removes boilerplate elements under root. An element that
 // holds more than half the page's words is never removed by class or
 // landmark alone: themes put "sidebar" or "nav" in wrapper classes.
+// Overlays and the site footer (isOverlay) go at any size.
 func pruneFurniture(root *html.Node, total int) {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -135,7 +136,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.ElementNode:
 				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
-				} else if isFurniture(c) && wordCount(c)*2 < total {
+				} else if isFurniture(c) && wordCount(c)*2 < total || isOverlay(c) {
 					n.RemoveChild(c)
 				} else {
 					walk(c)

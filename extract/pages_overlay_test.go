@@ -1,0 +1,48 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOverlayAtAnySize: a consent manager, a modal dialog and the site
+// footer are dropped from the cleaned page even when they hold more words
+// than the page's content; a footer or dialog that holds the <h1> or the
+// <main> is kept, and so is an article's own footer.
+func TestOverlayAtAnySize(t *testing.T) {
+	long := func(s string) string { return strings.Repeat(s+" ", 60) }
+	thread := `<h1>Which case fits a tall cooler</h1><p>The manual says nothing about the two ports on the back of the case.</p>`
+	for _, tc := range []struct {
+		name, body string
+		keep, drop []string
+	}{
+		{"consent manager", `<main>` + thread + `</main><div id="onetrust-consent-sdk"><div class="ot-pc"><h2>Privacy Preference Center</h2><p>` + long("Targeting cookies are set by our advertising partners.") + `</p></div></div>`,
+			[]string{"two ports"}, []string{"Privacy Preference", "Targeting cookies"}},
+		{"modal dialog", `<div>` + thread + `</div><div role="dialog" aria-label="Newsletter"><p>` + long("Sign up for weekly deals and exclusive offers.") + `</p></div>`,
+			[]string{"two ports"}, []string{"weekly deals"}},
+		{"aria-modal", `<div>` + thread + `</div><div class="region-picker" aria-modal="true"><p>` + long("Choose your country or region to see local prices.") + `</p></div>`,
+			[]string{"two ports"}, []string{"local prices"}},
+		{"site footer", `<div>` + thread + `</div><footer><p>` + long("Financing is subject to credit approval and the terms of the card issuer.") + `</p></footer>`,
+			[]string{"two ports"}, []string{"credit approval"}},
+		{"footer holding the page", `<footer><h1>Unclosed footer swallows the page</h1><p>` + long("Every word of the story sits in here.") + `</p></footer>`,
+			[]string{"Unclosed footer", "story sits"}, nil},
+		{"dialog holding main", `<div role="dialog"><main>` + thread + `<p>` + long("A lightbox app renders its page in a dialog.") + `</p></main></div>`,
+			[]string{"two ports", "lightbox app"}, nil},
+		{"article footer", `<article>` + thread + `<footer><p>` + long("Filed under hardware, cases and cooling by the editors.") + `</p></footer></article>`,
+			[]string{"two ports", "Filed under"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`), kindOther))
+			for _, w := range tc.keep {
+				if !strings.Contains(got, w) {
+					t.Errorf("lost %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.drop {
+				if strings.Contains(got, w) {
+					t.Errorf("kept %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
