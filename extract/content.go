@@ -40,6 +40,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind == kindProduct {
 		pruneProductAsides(doc) // reviews and other products, for every extractor
 	}
+	if kind == kindForum {
+		pruneForumChrome(doc) // member panels and signatures, for every extractor
+	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}

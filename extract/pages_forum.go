@@ -1,0 +1,41 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// A forum post's content is its author, its date and what it says. Forum
+// software renders around each post what describes the member rather than
+// the post: the profile panel (rank, post count, join date, location,
+// reaction score) and the signature under every post, repeated on each
+// post of the same member. Their containers are named after what they
+// hold in phpBB, vBulletin, XenForo, Invision and their themes.
+
+// forumChromeWords are class/id words of those parts.
+var forumChromeWords = wordSet(`signature signaturecontainer sig postprofile userextras extras userstats userinfo`)
+
+// pruneForumChrome removes member panels and signatures from a forum page.
+func pruneForumChrome(root *html.Node) {
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		if isForumChrome(c) {
+			return take
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
+}
+
+func isForumChrome(n *html.Node) bool {
+	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		ws := nameWords(name)
+		for i, w := range ws {
+			if forumChromeWords[w] && !(w == "signature" && i > 0 && ws[i-1] == "post") {
+				return true
+			}
+		}
+	}
+	return false
+}
