@@ -39,6 +39,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	if kind == kindProduct {
 		pruneProductAsides(doc) // reviews and other products, for every extractor
+		pruneFineprint(doc)
 	}
 	if kind == kindForum {
 		pruneForumChrome(doc) // member panels and signatures, for every extractor
