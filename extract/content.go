@@ -86,6 +86,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		fbc.Readability = cloneTree(read)
 	}
 	traf := candTrafilatura(doc, base, trafilatura.Balanced, fbc)
+	if traf != nil && kind != kindArticle {
+		// trafilatura's fallback can return the body twice; counted
+		// twice, it would also outweigh readability below.
+		dedupeRuns(traf)
+	}
 	wt := words(traf)
 	// The cleaned page has already lost the chrome an article extractor
 	// would drop, so trafilatura should keep most of it, not a part.
@@ -95,13 +100,19 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// Readability copies the page's own markup (code classes, nested
 	// lists, tables, links) where trafilatura rebuilds a simplified tree,
 	// so when both found about the same text the readability copy wins.
+	pick := traf
 	if wr := words(read); traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 {
-		if read != nil {
-			return read
+		pick = read
+		if read == nil {
+			pick = clean
 		}
-		return clean
 	}
-	return traf
+	// A reply quotes the post it answers; the quote repeats that post's
+	// text (the cleaned page has already dropped such repeats).
+	if kind == kindForum && pick != clean {
+		dedupeBlocks(pick)
+	}
+	return pick
 }
 
 // Pages past these sizes (counted after scripts, styles and SVG are gone)

@@ -1,0 +1,77 @@
+package extract
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// TestDedupeRuns: a run of three or more leaves (30 words or more) that
+// repeats an earlier run in order is removed; a card's repeated terms
+// beside a title of its own, a short repeated run and a single repeated
+// paragraph stay.
+func TestDedupeRuns(t *testing.T) {
+	story := []string{
+		"The river rose overnight and the town woke to water in the streets.",
+		"By noon the council had opened the school gym as a shelter for families.",
+		"Volunteers carried sandbags to the bakery, the library and the old mill.",
+	}
+	ps := func(ss ...string) string {
+		var b strings.Builder
+		for _, s := range ss {
+			b.WriteString("<p>" + s + "</p>")
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, body string
+		want       int // paragraphs left
+	}{
+		{"body twice", ps(story...) + ps(story...), 3},
+		{"body twice with a heading between", ps(story...) + "<h2>Read more</h2>" + ps(story...), 3},
+		{"cards with their own titles", ps("Ten dollars off any repair", "Must be presented before the start of work today.", "Not valid with other offers or coupons, some restrictions apply.") +
+			ps("Free inspection with any panel upgrade", "Must be presented before the start of work today.", "Not valid with other offers or coupons, some restrictions apply."), 6},
+		{"short run", ps("Free shipping on all orders", "Returns within thirty days", "Two year warranty") + ps("Free shipping on all orders", "Returns within thirty days", "Two year warranty"), 6},
+		{"one paragraph", ps(story[0], story[1], story[0]), 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body><div>"+tc.body+"</div></body></html>")
+			dedupeRuns(root)
+			got := len(collectElements(root, func(c *html.Node) visit {
+				if isElem(c, atom.P) {
+					return take
+				}
+				return descend
+			}))
+			if got != tc.want {
+				t.Errorf("%d paragraphs left, want %d:\n%s", got, tc.want, renderText(root))
+			}
+		})
+	}
+}
+
+// TestForumQuotes: on a forum page a reply's quote of an earlier post is
+// dropped, the reply itself stays.
+func TestForumQuotes(t *testing.T) {
+	first := "Hello, I teach at a language school and need a title for a course about renting cars to tourists."
+	page := `<html><body><main><h1>Car rental or car rent</h1>
+<article><p>` + first + `</p></article>
+<article><blockquote><p>` + first + `</p></blockquote><p>I would call it English for Car Rental, without a hyphen.</p></article>
+<article><blockquote><p>` + first + `</p></blockquote><p>Perhaps English for car rental businesses would be clearer.</p></article>
+</main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://forum.example.org/threads/car-rental.115684/", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(doc.Content, "language school"); n != 1 {
+		t.Errorf("first post appears %d times, want 1:\n%s", n, doc.Content)
+	}
+	for _, w := range []string{"without a hyphen", "rental businesses"} {
+		if !strings.Contains(doc.Content, w) {
+			t.Errorf("lost %q:\n%s", w, doc.Content)
+		}
+	}
+}
