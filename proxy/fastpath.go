@@ -326,7 +326,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(b)
+		_ = batchconn.WriteResponse(w, r, http.StatusOK, b)
 		return
 	}
 	// Everything from here is ready at once; it is written in one go and
