@@ -112,6 +112,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind == kindForum && pick != clean {
 		dedupeBlocks(pick)
 	}
+	// A layout that ships a second copy of a section (one for small
+	// screens) repeats it in readability's candidate too.
+	if pick == read && read != nil {
+		dedupeRuns(pick)
+	}
 	return pick
 }
 

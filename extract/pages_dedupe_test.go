@@ -75,3 +75,20 @@ func TestForumQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedSection: a services page that ships its section twice (one
+// copy per screen size) comes out with the section once.
+func TestRepeatedSection(t *testing.T) {
+	section := `<h2>What we do</h2><p>We design packaging for cosmetics brands, from the first sketch to the printed box on the shelf.</p>
+<p>Our team researches the market, the competitors and the customers before a single line is drawn.</p>
+<p>Every design comes with print-ready files, a brand guide and two rounds of revisions at no extra cost.</p>`
+	page := `<html><body><div class="page"><h1>Cosmetic packaging design</h1><p>Packaging that sells your product on a crowded shelf and online.</p>
+<div class="desktop-layout">` + section + `</div><div class="mobile-layout">` + section + `</div></div></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://studio.example.com/services/packaging", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(doc.Content, "print-ready files"); n != 1 {
+		t.Errorf("section appears %d times, want 1:\n%s", n, doc.Content)
+	}
+}
