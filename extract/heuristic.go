@@ -205,7 +205,22 @@ func isFurniture(n *html.Node) bool {
 		// hold an <h1> on content pages, or hold it inside a logo link.
 		return findFirst(n, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil
 	}
-	return isBoilerRole(n) || looksBoiler(n)
+	return isBoilerRole(n) || looksBoiler(n) || screenReaderOnly(n)
+}
+
+// screenReaderOnly reports text hidden from the eye and kept for screen
+// readers ("visuallyhidden", "screen-reader-text", "sr-only"): labels such
+// as "opens in a new window" or a second copy of a price. looksBoiler
+// misses the first (one word) and lets the second through for its
+// "text".
+func screenReaderOnly(n *html.Node) bool {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		switch strings.ToLower(c) {
+		case "visuallyhidden", "visually-hidden", "screen-reader-text", "screen-reader-only", "screenreader-only", "sr-only", "a11y-hidden", "assistive-text":
+			return true
+		}
+	}
+	return false
 }
 
 func mainLandmark(root *html.Node) *html.Node {

@@ -46,3 +46,23 @@ func TestOverlayAtAnySize(t *testing.T) {
 		})
 	}
 }
+
+// TestScreenReaderOnly: text kept for screen readers only is not on the
+// cleaned page; a class that merely contains "text" stays.
+func TestScreenReaderOnly(t *testing.T) {
+	page := `<html><body><main><h1>Trail Runner Alpha</h1>
+<p>A cushioned shoe for long mountain runs <span class="screen-reader-text">opens in a new window</span></p>
+<p class="price"><span class="visuallyhidden">Regular price</span> $120</p>
+<p class="body-text">Grippy outsole and a roomy toe box.</p></main></body></html>`
+	got := renderText(cleanedPage(parsePage(t, page), kindOther))
+	for _, w := range []string{"opens in a new window", "Regular price"} {
+		if strings.Contains(got, w) {
+			t.Errorf("kept %q:\n%s", w, got)
+		}
+	}
+	for _, w := range []string{"mountain runs", "$120", "roomy toe box"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("lost %q:\n%s", w, got)
+		}
+	}
+}
