@@ -208,15 +208,28 @@ func isFurniture(n *html.Node) bool {
 	return isBoilerRole(n) || looksBoiler(n) || screenReaderOnly(n)
 }
 
-// screenReaderOnly reports text hidden from the eye and kept for screen
-// readers ("visuallyhidden", "screen-reader-text", "sr-only"): labels such
-// as "opens in a new window" or a second copy of a price. looksBoiler
-// misses the first (one word) and lets the second through for its
-// "text".
+// screenReaderOnly reports text hidden from the eye by a utility class:
+// kept for screen readers ("visuallyhidden", "screen-reader-text",
+// "sr-only": labels such as "opens in a new window" or a second copy of a
+// price; looksBoiler misses the first, one word, and lets the second
+// through for its "text"), or not shown at all ("d-none").
 func screenReaderOnly(n *html.Node) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
+	cls := strings.Fields(attr(n, "class"))
+	for _, c := range cls {
 		switch strings.ToLower(c) {
 		case "visuallyhidden", "visually-hidden", "screen-reader-text", "screen-reader-only", "screenreader-only", "sr-only", "a11y-hidden", "assistive-text":
+			return true
+		case "d-none":
+			// Bootstrap's display:none utility (Stack Exchange hides
+			// its machine-readable timestamps with it), unless a
+			// breakpoint class shows the element again ("d-none
+			// d-md-block"). Foundation's "hide" is rejected: shops
+			// reveal whole product grids from it with a script.
+			for _, o := range cls {
+				if strings.HasPrefix(o, "d-") && o != "d-none" {
+					return false
+				}
+			}
 			return true
 		}
 	}

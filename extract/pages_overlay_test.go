@@ -47,20 +47,24 @@ func TestOverlayAtAnySize(t *testing.T) {
 	}
 }
 
-// TestScreenReaderOnly: text kept for screen readers only is not on the
-// cleaned page; a class that merely contains "text" stays.
+// TestScreenReaderOnly: text kept for screen readers only, and text
+// hidden by Bootstrap's d-none, is not on the cleaned page; a class that
+// merely contains "text" stays, and so does d-none with a breakpoint class
+// that shows the element again.
 func TestScreenReaderOnly(t *testing.T) {
 	page := `<html><body><main><h1>Trail Runner Alpha</h1>
 <p>A cushioned shoe for long mountain runs <span class="screen-reader-text">opens in a new window</span></p>
 <p class="price"><span class="visuallyhidden">Regular price</span> $120</p>
-<p class="body-text">Grippy outsole and a roomy toe box.</p></main></body></html>`
+<p class="body-text">Grippy outsole and a roomy toe box.</p>
+<p><span class="d-none">2016-08-05 06:59:35Z</span> Weight 280 g</p>
+<p class="d-none d-md-block">Shown from tablets up: free returns.</p></main></body></html>`
 	got := renderText(cleanedPage(parsePage(t, page), kindOther))
-	for _, w := range []string{"opens in a new window", "Regular price"} {
+	for _, w := range []string{"opens in a new window", "Regular price", "06:59:35Z"} {
 		if strings.Contains(got, w) {
 			t.Errorf("kept %q:\n%s", w, got)
 		}
 	}
-	for _, w := range []string{"mountain runs", "$120", "roomy toe box"} {
+	for _, w := range []string{"mountain runs", "$120", "roomy toe box", "Weight 280 g", "free returns"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("lost %q:\n%s", w, got)
 		}
