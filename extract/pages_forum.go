@@ -16,6 +16,12 @@ import (
 // forumChromeWords are class/id words of those parts.
 var forumChromeWords = wordSet(`signature signaturecontainer sig postprofile userextras extras userstats userinfo`)
 
+// forumControlPairs are two-word class names of the controls under each
+// post (report, like, quote, reply, share) and of the "Click to expand"
+// link of a long quote, as the same software names them
+// ("message-actionBar", "postcontrols", "post-buttons", "bbCodeBlock-expandLink").
+var forumControlPairs = wordSet(`actionbar postcontrols postbuttons postactions postmenu expandlink reactionsbar`)
+
 // pruneForumChrome removes member panels and signatures from a forum page.
 func pruneForumChrome(root *html.Node) {
 	for _, n := range collectElements(root, func(c *html.Node) visit {
@@ -33,6 +39,9 @@ func isForumChrome(n *html.Node) bool {
 		ws := nameWords(name)
 		for i, w := range ws {
 			if forumChromeWords[w] && !(w == "signature" && i > 0 && ws[i-1] == "post") {
+				return true
+			}
+			if i > 0 && forumControlPairs[ws[i-1]+w] {
 				return true
 			}
 		}

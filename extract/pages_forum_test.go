@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestForumChrome: on a forum page the member panel beside each post and
-// the signature under it are dropped; the post, its author and its date
+// TestForumChrome: on a forum page the member panel beside each post, the
+// signature under it and its action bar are dropped; the post, its author and its date
 // stay, and so does Stack Exchange's "post-signature" author card. Other
 // pages keep blocks of those names.
 func TestForumChrome(t *testing.T) {
@@ -17,7 +17,8 @@ func TestForumChrome(t *testing.T) {
 <div class="postprofile">Rank: Negotiator. Posts: 6217. Location: Civil Rights Lovefest</div>
 <div class="message-content"><p>` + text + `</p></div>
 <div class="post-signature">answered Jul 7, 2012 by ` + user + `</div>
-<div class="signature">Pillars of modern warfare have no place in Valentia.</div></article>`
+<div class="signature">Pillars of modern warfare have no place in Valentia.</div>
+<div class="message-actionBar"><a href="#">Report</a> <a href="#">Like</a> <a href="#">Quote</a> <a href="#">Reply</a></div></article>`
 	}
 	page := `<html><body><main><h1>Which case fits a tall cooler</h1>` +
 		post("Rabbids", "The manual says nothing about the two ports on the back of the case, does anyone know what they are for?") +
@@ -30,7 +31,7 @@ func TestForumChrome(t *testing.T) {
 	}{
 		{"https://forum.example.org/threads/tall-cooler.42/",
 			[]string{"two ports", "lighting hub", "Rabbids", "Minoa", "answered Jul 7"},
-			[]string{"Joined", "Posts: 6217", "Valentia"}},
+			[]string{"Joined", "Posts: 6217", "Valentia", "Report"}},
 		{"https://shop.example.com/blog/tall-cooler",
 			[]string{"two ports", "lighting hub", "Posts: 6217", "Valentia"}, nil},
 	} {
