@@ -44,6 +44,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind == kindForum {
 		pruneForumChrome(doc) // member panels and signatures, for every extractor
 	}
+	if kind != kindArticle {
+		pruneConsent(doc) // for every extractor
+	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}

@@ -22,15 +22,40 @@ var overlayWords = wordSet(`cookie cookies consent gdpr ccpa onetrust cookiebot 
 // holding the page's <h1>, its <main> or an <article> is not one of them
 // (an unclosed <footer> or a modal wrapper can swallow the page).
 func isOverlay(n *html.Node) bool {
-	// A consent word counts in a name that looksBoiler also takes as
-	// furniture, so "cookie-content" or a wrapper named after its content
-	// stays.
-	if !overlayRole(n) && !(overlayName(n) && looksBoiler(n)) {
+	if !overlayRole(n) && !isConsent(n) {
 		return false
 	}
+	return !holdsPage(n)
+}
+
+// isConsent reports a consent manager or cookie banner by its name. A
+// consent word counts in a name that looksBoiler also takes as furniture,
+// so "cookie-content" or a wrapper named after its content stays.
+func isConsent(n *html.Node) bool {
+	return overlayName(n) && looksBoiler(n)
+}
+
+// holdsPage reports whether the page's <h1>, its <main> or an <article>
+// sits under n.
+func holdsPage(n *html.Node) bool {
 	return findFirst(n, func(c *html.Node) bool {
 		return c != n && (isElem(c, atom.H1) || isElem(c, atom.Main) || isElem(c, atom.Article) || strings.EqualFold(attr(c, "role"), "main"))
-	}) == nil
+	}) != nil
+}
+
+// pruneConsent removes consent managers and cookie banners from a page
+// that is no article, before any extractor runs: on a short thread or
+// product page a consent manager's purpose list is the densest text, and
+// trafilatura and readability take it for the content.
+func pruneConsent(root *html.Node) {
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		if isConsent(c) && !holdsPage(c) {
+			return take
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
 }
 
 func overlayRole(n *html.Node) bool {
