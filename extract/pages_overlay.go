@@ -43,13 +43,14 @@ func holdsPage(n *html.Node) bool {
 	}) != nil
 }
 
-// pruneConsent removes consent managers and cookie banners from a page
-// that is no article, before any extractor runs: on a short thread or
-// product page a consent manager's purpose list is the densest text, and
-// trafilatura and readability take it for the content.
+// pruneConsent removes consent managers, cookie banners and the site
+// footer from a page that is no article, before any extractor runs: on a
+// short thread or a category page a consent manager's purpose list or a
+// shop's legal footer is the densest text, and trafilatura and
+// readability take it for the content.
 func pruneConsent(root *html.Node) {
 	for _, n := range collectElements(root, func(c *html.Node) visit {
-		if isConsent(c) && !holdsPage(c) {
+		if (isConsent(c) || isSiteFooter(c)) && !holdsPage(c) {
 			return take
 		}
 		return descend
@@ -58,12 +59,18 @@ func pruneConsent(root *html.Node) {
 	}
 }
 
+// isSiteFooter reports the page's contentinfo landmark: role contentinfo,
+// or a <footer> outside sectioning content.
+func isSiteFooter(n *html.Node) bool {
+	return strings.EqualFold(attr(n, "role"), "contentinfo") || n.DataAtom == atom.Footer && !inSection(n)
+}
+
 func overlayRole(n *html.Node) bool {
 	switch strings.ToLower(attr(n, "role")) {
-	case "dialog", "alertdialog", "contentinfo":
+	case "dialog", "alertdialog":
 		return true
 	}
-	return strings.EqualFold(attr(n, "aria-modal"), "true") || n.DataAtom == atom.Footer && !inSection(n)
+	return strings.EqualFold(attr(n, "aria-modal"), "true") || isSiteFooter(n)
 }
 
 func overlayName(n *html.Node) bool {
