@@ -45,7 +45,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		pruneForumChrome(doc) // member panels and signatures, for every extractor
 	}
 	if kind != kindArticle {
-		pruneConsent(doc) // for every extractor
+		pruneLandmarks(doc) // for every extractor
 	}
 	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)

@@ -126,8 +126,8 @@ func cleanedPage(doc *html.Node, kind pageKind) *html.Node {
 // landmark alone: themes put "sidebar" or "nav" in wrapper classes.
 // Overlays and the site footer (isOverlay) go at any size.
 func pruneFurniture(root *html.Node, total int) {
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
+	var walk func(n *html.Node, sectioned bool)
+	walk = func(n *html.Node, sectioned bool) {
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
 			switch c.Type {
@@ -136,16 +136,16 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.ElementNode:
 				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
-				} else if isFurniture(c) && wordCount(c)*2 < total || isOverlay(c) {
+				} else if isFurniture(c) && wordCount(c)*2 < total || isOverlay(c, sectioned) {
 					n.RemoveChild(c)
 				} else {
-					walk(c)
+					walk(c, sectioned || sectioning[c.DataAtom])
 				}
 			}
 			c = next
 		}
 	}
-	walk(root)
+	walk(root, false)
 }
 
 // revealedLater reports a hidden element that is the page's content,

@@ -8,21 +8,22 @@ import (
 )
 
 // overlayWords are class/id words of consent managers (OneTrust, Cookiebot,
-// Didomi, Usercentrics, TrustArc and the generic "cmp") and cookie banners.
+// Didomi, Usercentrics, TrustArc) and cookie banners.
 var overlayWords = wordSet(`cookie cookies consent gdpr ccpa onetrust cookiebot didomi usercentrics truste trustarc`)
 
 // isOverlay reports furniture that is never the page at any size: a
 // consent manager or a modal dialog drawn over the page (role dialog or
 // alertdialog, aria-modal), and the site footer (role contentinfo, or a
-// <footer> outside sectioning content). pruneFurniture keeps any element
-// that holds half the page's words, because themes put furniture words in
-// the class of wrappers; but a consent manager's purpose list or a shop's
-// legal footnotes run to thousands of words, more than a short thread,
-// product or category page, and then they were kept whole. An element
-// holding the page's <h1>, its <main> or an <article> is not one of them
-// (an unclosed <footer> or a modal wrapper can swallow the page).
-func isOverlay(n *html.Node) bool {
-	if !overlayRole(n) && !isConsent(n) {
+// <footer> outside sectioning content; sectioned says whether n is in
+// one). pruneFurniture keeps any element that holds half the page's
+// words, because themes put furniture words in the class of wrappers; but
+// a consent manager's purpose list or a shop's legal footnotes run to
+// thousands of words, more than a short thread, product or category page,
+// and then they were kept whole. An element holding the page's <h1>, its
+// <main> or an <article> is not one of them (an unclosed <footer> or a
+// modal wrapper can swallow the page).
+func isOverlay(n *html.Node, sectioned bool) bool {
+	if !overlayRole(n, sectioned) && !isConsent(n) {
 		return false
 	}
 	return !holdsPage(n)
@@ -43,34 +44,51 @@ func holdsPage(n *html.Node) bool {
 	}) != nil
 }
 
-// pruneConsent removes consent managers, cookie banners and the site
-// footer from a page that is no article, before any extractor runs: on a
-// short thread or a category page a consent manager's purpose list or a
-// shop's legal footer is the densest text, and trafilatura and
-// readability take it for the content.
-func pruneConsent(root *html.Node) {
-	for _, n := range collectElements(root, func(c *html.Node) visit {
-		if (isConsent(c) || isSiteFooter(c)) && !holdsPage(c) {
-			return take
+// pruneLandmarks removes, from a page that is no article and before any
+// extractor runs, consent managers, cookie banners and the page's landmark
+// furniture: banner, navigation, complementary and contentinfo regions
+// (isLandmarkFurniture: <nav>, <aside>, and <header> and <footer> outside
+// sectioning content, or those roles). On a short thread, a category page
+// or a service page, a consent manager's purpose list, a mega menu or a
+// legal footer is often the densest text, and trafilatura and readability
+// took it for the content. A landmark holding the <h1>, <main> or an
+// <article> stays (an unclosed <aside> can swallow the page), and so do
+// dialogs: shops show the product gallery or a quick view in one.
+func pruneLandmarks(root *html.Node) {
+	var drop []*html.Node
+	var walk func(n *html.Node, sectioned bool)
+	walk = func(n *html.Node, sectioned bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if (isConsent(c) || isLandmarkFurniture(c, sectioned) && !isDialog(c)) && !holdsPage(c) {
+				drop = append(drop, c)
+				continue
+			}
+			walk(c, sectioned || sectioning[c.DataAtom])
 		}
-		return descend
-	}) {
+	}
+	walk(root, false)
+	for _, n := range drop {
 		removeNode(n)
 	}
 }
 
-// isSiteFooter reports the page's contentinfo landmark: role contentinfo,
-// or a <footer> outside sectioning content.
-func isSiteFooter(n *html.Node) bool {
-	return strings.EqualFold(attr(n, "role"), "contentinfo") || n.DataAtom == atom.Footer && !inSection(n)
+// sectioning are the elements inside which <header> and <footer> head and
+// close their section, not the page (HTML-AAM).
+var sectioning = map[atom.Atom]bool{atom.Article: true, atom.Aside: true, atom.Main: true, atom.Nav: true, atom.Section: true}
+
+func isDialog(n *html.Node) bool {
+	return n.DataAtom == atom.Dialog || strings.EqualFold(attr(n, "role"), "dialog")
 }
 
-func overlayRole(n *html.Node) bool {
+func overlayRole(n *html.Node, sectioned bool) bool {
 	switch strings.ToLower(attr(n, "role")) {
-	case "dialog", "alertdialog":
+	case "dialog", "alertdialog", "contentinfo":
 		return true
 	}
-	return strings.EqualFold(attr(n, "aria-modal"), "true") || isSiteFooter(n)
+	return strings.EqualFold(attr(n, "aria-modal"), "true") || n.DataAtom == atom.Footer && !sectioned
 }
 
 func overlayName(n *html.Node) bool {
@@ -79,18 +97,6 @@ func overlayName(n *html.Node) bool {
 			if overlayWords[w] {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// inSection reports whether n sits in sectioning content, where a <footer>
-// closes an article or section rather than the page (HTML-AAM).
-func inSection(n *html.Node) bool {
-	for p := n.Parent; p != nil; p = p.Parent {
-		switch p.DataAtom {
-		case atom.Article, atom.Section, atom.Main, atom.Aside, atom.Nav:
-			return true
 		}
 	}
 	return false

@@ -73,11 +73,12 @@ func TestScreenReaderOnly(t *testing.T) {
 }
 
 // TestConsentForEveryExtractor: on a page that is no article, a consent
-// manager and a site footer longer than the thread are gone from the
-// output whichever extractor wins.
+// manager, a navigation menu and a site footer, each longer than the
+// thread, are gone from the output whichever extractor wins.
 func TestConsentForEveryExtractor(t *testing.T) {
 	purposes := strings.Repeat(`<p>These cookies may be set through our site by our advertising partners to build a profile of your interests and show you relevant adverts on other sites.</p>`, 12)
-	page := `<html><body><div class="thread"><p class="post">No YouTube stream link this time. The recording goes up on their channel an hour from now.</p>
+	menu := `<nav><ul>` + strings.Repeat(`<li><a href="/x">Mock servers</a> Validate how your interface behaves before you build it, with examples.</li>`, 12) + `</ul></nav>`
+	page := `<html><body>` + menu + `<div class="thread"><p class="post">No YouTube stream link this time. The recording goes up on their channel an hour from now.</p>
 <p class="post">I am ready for it, and I hope they show the new racing game at last.</p></div>
 <div id="onetrust-consent-sdk"><div class="ot-pc-content"><h2>Privacy Preference Center</h2>` + purposes + `</div></div>
 <footer><div class="legal">` + strings.Repeat(`<p>Financing is subject to credit approval by the card issuer; offers end when stocks run out and exclude gift cards.</p>`, 12) + `</div></footer></body></html>`
@@ -85,7 +86,7 @@ func TestConsentForEveryExtractor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"advertising partners", "credit approval"} {
+	for _, w := range []string{"advertising partners", "credit approval", "Mock servers"} {
 		if strings.Contains(doc.Content, w) {
 			t.Errorf("kept %q:\n%s", w, doc.Content)
 		}
