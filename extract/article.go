@@ -25,6 +25,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropRelated(root)
 	dropTitle(root, title)
 	dropCaptions(root)
+	dropRepeatedPassages(root)
 }
 
 // captionWords name image and video captions by class or id

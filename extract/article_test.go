@@ -14,11 +14,16 @@ func TestTidyArticle(t *testing.T) {
 		return `<article class="post"><h2><a href="/p">Other story ` + string(rune('A'+n)) + `</a></h2><p>` +
 			strings.Repeat("A teaser for another story on the same site. ", 3) + `</p></article>`
 	}
+	// para is a paragraph of 16 words that starts with s.
+	para := func(s string) string { return s + strings.Repeat(" and more words", 5) + "." }
+	passage := `<p>` + para("First paragraph of the passage") + `</p><p>` + para("Second paragraph of the passage") + `</p><p>` +
+		para("Third paragraph of the passage") + `</p>`
 	tests := []struct {
 		name       string
 		html       string
 		title      string
 		gone, kept []string
+		once       []string // text that must be kept exactly once
 	}{
 		{
 			name: "widgets named as furniture despite a content word",
@@ -114,12 +119,33 @@ func TestTidyArticle(t *testing.T) {
 			html: story + `<p>Read more about the budget in the <a href="/doc">council's report</a>, which runs to four hundred pages and lists every line of spending.</p>`,
 			kept: []string{"Read more about the budget"},
 		},
+		{
+			name: "a passage printed twice (responsive copies) is kept once",
+			html: `<div class="desktop">` + passage + `</div><div class="mobile">` + passage + `</div>`,
+			once: []string{"First paragraph of the passage", "Second paragraph of the passage", "Third paragraph of the passage"},
+		},
+		{
+			name: "paragraphs repeated alone are kept (a meal plan, interview questions)",
+			html: `<p>` + para("Repeated question") + `</p><p>` + para("First answer") + `</p><p>` + para("Repeated question") + `</p><p>` + para("Second answer") + `</p>` +
+				`<p>` + para("Repeated question") + `</p>`,
+			kept: []string{"First answer", "Second answer and more words and more words and more words and more words and more words.Repeated question"},
+		},
+		{
+			name: "two repeated paragraphs in a row are not yet a passage",
+			html: `<p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p><p>` + para("Day two") + `</p><p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p>`,
+			kept: []string{"Day two and more words and more words and more words and more words and more words.Breakfast eggs"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := parseFragment(t, tt.html)
 			tidyArticle(root, tt.title)
 			got := collapseSpace(textOf(root))
+			for _, s := range tt.once {
+				if n := strings.Count(got, s); n != 1 {
+					t.Errorf("%q kept %d times, want once: %q", s, n, got)
+				}
+			}
 			for _, s := range tt.gone {
 				if strings.Contains(got, s) {
 					t.Errorf("%q was kept: %q", s, got)
