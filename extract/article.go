@@ -13,7 +13,7 @@ import (
 // it, the blocks that belong to the page around the story rather than to
 // the story: teasers for other stories nested in the story's container,
 // widgets named as furniture (related stories, share bars, newsletter
-// boxes), datelines, "Related:" / "You may also like" link runs, the
+// boxes), author boxes, datelines, "Related:" / "You may also like" link runs, the
 // headline repeated from the title, and captions. Readability
 // keeps them because they sit inside the container it chose, and
 // consensus pruning keeps them when trafilatura, run on that container,
@@ -26,6 +26,46 @@ func tidyArticle(root *html.Node, title string) {
 	dropTitle(root, title)
 	dropCaptions(root)
 	dropRepeatedPassages(root)
+	dropAuthorBoxes(root)
+}
+
+// authorBox matches a class token or id of an author box: the writer's
+// photo, biography and links under (or beside) the story
+// ("saboxplugin-wrap" of the Simple Author Box plugin, "elementor-author-
+// box", "author-bio", "about-the-author", "authorbox"). A byline
+// ("post-author", "author-name") does not match; datelines are judged
+// apart.
+var authorBox = regexp.MustCompile(`(^|[-_])(author[-_]*(box|bio|info|card|profile|details|description|about)|about[-_]*(the[-_]*)?author|sabox|authorbox|authorbio|author[-_]*box[-_]*bio)`)
+
+// maxAuthorBoxWords bounds an author box: a photo, a name, a paragraph or
+// two of biography and a few links. A longer element so named is the
+// theme's wrapper of the story itself.
+const maxAuthorBoxWords = 200
+
+// dropAuthorBoxes removes author boxes from an article: a biography of the
+// writer is about the site, not the story, and readability keeps it when
+// the theme prints it inside the story's container. One that holds a
+// quarter of the article is kept (a short note whose author box is long).
+func dropAuthorBoxes(root *html.Node) {
+	total := wordCount(root)
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		for _, a := range c.Attr {
+			if a.Key != "class" && a.Key != "id" {
+				continue
+			}
+			for _, t := range strings.Fields(strings.ToLower(a.Val)) {
+				if authorBox.MatchString(t) {
+					if w := wordCount(c); w <= maxAuthorBoxWords && w*4 < total {
+						return take
+					}
+					return skip
+				}
+			}
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
 }
 
 // captionWords name image and video captions by class or id

@@ -120,6 +120,19 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Read more about the budget"},
 		},
 		{
+			name: "author boxes",
+			html: story + `<div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Jane Roe is the owner of a cleaning company in Denver.</p></div></div>` +
+				`<div class="elementor-author-box"><h4 class="elementor-author-box__name">John Poe</h4><div class="elementor-author-box__bio"><p>John writes about money.</p></div></div>` +
+				`<section id="about-the-author"><p>Kim Lee covers tech.</p></section><div class="author-bio">Ann Ray, editor.</div>`,
+			gone: []string{"Jane Roe", "John Poe", "John writes", "Kim Lee", "Ann Ray"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "bylines and a long element named like an author box stay",
+			html: `<p class="post-author">By Jane Roe</p><div class="author-info-wrapper"><p>The story itself sits here.</p>` + strings.Repeat(story, 3) + `</div>` + story,
+			kept: []string{"By Jane Roe", "The story itself", "The council approved"},
+		},
+		{
 			name: "a passage printed twice (responsive copies) is kept once",
 			html: `<div class="desktop">` + passage + `</div><div class="mobile">` + passage + `</div>`,
 			once: []string{"First paragraph of the passage", "Second paragraph of the passage", "Third paragraph of the passage"},
