@@ -94,7 +94,7 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 		a.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, r, http.StatusOK, out)
 }
 
 // refusedWhole returns the first error when every URL failed because of

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/search"
 )
@@ -101,13 +102,18 @@ func methodNotAllowed(allow string) http.Handler {
 	})
 }
 
-// writeJSON writes v with status. Encoding errors after the header is sent
-// can only mean the client went away, so they are dropped.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// writeJSON writes v with status as one body of known length, handed to
+// the connection in one write when r is given (see package batchconn).
+// A write error can only mean the client went away, so it is dropped.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only a bug (an unencodable value) gets here.
+		b, status = []byte(`{"error":{"type":"internal","message":"encode response"}}`), http.StatusInternalServerError
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_ = batchconn.WriteResponse(w, r, status, append(b, '\n'))
 }
 
 // ErrorBody is the JSON shape of every error response.
@@ -134,5 +140,5 @@ func writeError(w http.ResponseWriter, status int, typ, msg string, retryAfter t
 		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
-	writeJSON(w, status, ErrorBody{Error: ErrorDetail{Type: typ, Message: msg}})
+	writeJSON(w, nil, status, ErrorBody{Error: ErrorDetail{Type: typ, Message: msg}})
 }

@@ -58,7 +58,7 @@ func (a *API) search(w http.ResponseWriter, r *http.Request, sr SearchRequest) {
 		a.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, resp.JSON())
+	writeJSON(w, r, http.StatusOK, resp.JSON())
 }
 
 // searchFromQuery reads GET parameters. allow and block may repeat or hold

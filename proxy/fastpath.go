@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/search"
 )
@@ -325,7 +326,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(b)
+		_ = batchconn.WriteResponse(w, r, http.StatusOK, b)
 		return
 	}
 	// Everything from here is ready at once; it is written in one go and
@@ -347,6 +348,10 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// for the terminating chunk; a client reads the same events.
 		w.Header().Set("Content-Length", strconv.Itoa(ew.Pending()))
 	}
+	// The rest of the answer, and the headers if nothing went out yet,
+	// leave in one write once the handler chain returns, instead of
+	// net/http's two (see batchconn).
+	batchconn.Gather(ctx)
 	if err := ew.WriteHeld(); err != nil {
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}

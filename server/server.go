@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/httpapi"
 	"github.com/webgate/webgate/mcpserver"
 	"github.com/webgate/webgate/policy"
@@ -140,6 +141,9 @@ func handler(opts Options, st *state) http.Handler {
 	h = checkOrigin(opts.AllowedOrigins, h)
 	h = accessLog(log, opts.Observer, opts.MetricsPath, h)
 	h = track(st, h)
+	// Outermost: a response gathered into one write leaves after every
+	// layer above has finished with its request.
+	h = batchconn.Handler(h)
 	return h
 }
 
@@ -172,9 +176,12 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return base },
+		// Handlers with a complete response send it in one write (see
+		// package batchconn).
+		ConnContext: batchconn.ConnContext,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(batchconn.Listener{Listener: ln}) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

@@ -1,17 +1,22 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/httpapi"
 	"github.com/webgate/webgate/mcpserver"
@@ -264,5 +269,74 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Errorf("Serve = %v", err)
+	}
+}
+
+// writeCounter counts the writes made to the connections it accepts.
+type writeCounter struct {
+	net.Listener
+	n atomic.Int64
+}
+
+func (l *writeCounter) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return countedConn{c, &l.n}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c countedConn) Write(p []byte) (int, error) { c.n.Add(1); return c.Conn.Write(p) }
+
+// TestServeGathersResponses checks Serve's wiring of package batchconn: a
+// handler that asks for its 10 KB response to be gathered sends it in one
+// write (net/http alone makes two), and the access log has the request by
+// the time the client has the answer.
+func TestServeGathersResponses(t *testing.T) {
+	body := bytes.Repeat([]byte("data: {}\n\n"), 1000)
+	logs := &syncBuffer{}
+	opts := testOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	opts.API = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if r.URL.Query().Has("gather") {
+			batchconn.Gather(r.Context())
+		}
+		w.Write(body)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &writeCounter{Listener: ln}
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, counted, opts) }()
+	defer func() { cancel(); <-served }()
+	for i, tc := range []struct {
+		query  string
+		writes int64
+	}{{"", 2}, {"?gather", 1}, {"", 2}, {"?gather", 1}} {
+		before := counted.n.Load()
+		resp, err := http.Get("http://" + ln.Addr().String() + "/v1/x" + tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !bytes.Equal(b, body) {
+			t.Fatalf("%q: body of %d bytes", tc.query, len(b))
+		}
+		if n := counted.n.Load() - before; n != tc.writes {
+			t.Errorf("%q: %d writes, want %d", tc.query, n, tc.writes)
+		}
+		if got, _ := logs.snapshot(); strings.Count(got, "msg=request") != i+1 {
+			t.Errorf("%q: answer arrived before the access log had the request:\n%s", tc.query, got)
+		}
 	}
 }

@@ -11,7 +11,8 @@
 # "miss" makes every query distinct, so the provider is called each time.
 # Per run it prints the load average, wrk's latency percentiles and
 # throughput, and the CPU time per request of the server and of wrk, read
-# from /proc/<pid>/stat (server) and /usr/bin/time (wrk). LOG_LEVEL (default info, webgate serve's default)
+# from /proc/<pid>/stat (server) and /usr/bin/time (wrk), and the server's
+# read and write system calls per request, from /proc/<pid>/io. LOG_LEVEL (default info, webgate serve's default)
 # sets the server's log level; its log goes to $OUT/server.log. PROFILE=1
 # writes the server's CPU profile (warm-up included) to $OUT/cpu.out.
 # CONFIG names a webgate config file for the server (default: none, the
@@ -47,6 +48,9 @@ done
 
 hz=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Read and write system calls made so far (exact, unlike CPU time, so
+# they compare runs made on a busy machine).
+sysc() { awk '/^syscr|^syscw/ {printf "%s ", $2}' "/proc/$1/io"; }
 
 # Warm-up: connections, caches, heap size.
 WEBGATE_BODY="$out/body.json" WEBGATE_VARY=$vary wrk -t1 -c"$conns" -d3s -s "$here/fastpath.lua" "http://$addr" > "$out/wrk.txt"
@@ -55,16 +59,19 @@ total=$(sed -n 's/^requests=\([0-9]*\).*/\1/p' "$out/wrk.txt")
 for i in $(seq "$runs"); do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	before=$(cpu $srv)
+	sysbefore=$(sysc $srv)
 	WEBGATE_BODY="$out/body.json" WEBGATE_VARY=$vary /usr/bin/time -f 'wrkcpu=%U %S' -o "$out/wrk.time" \
 		wrk -t1 -c"$conns" -d"$dur" -s "$here/fastpath.lua" "http://$addr" > "$out/wrk.txt"
 	wcpu=$(sed -n 's/^wrkcpu=\([0-9.]*\) \([0-9.]*\)/\1 \2/p' "$out/wrk.time" | awk '{print $1 + $2}')
 	after=$(cpu $srv)
+	sysafter=$(sysc $srv)
 	line=$(grep '^requests=' "$out/wrk.txt")
 	reqs=$(echo "$line" | sed 's/requests=\([0-9]*\).*/\1/')
 	total=$((total + reqs))
 	rps=$(grep 'Requests/sec' "$out/wrk.txt" | awk '{print $2}')
-	awk -v m="$mode" -v l="$load" -v line="$line" -v rps="$rps" -v s=$((after - before)) -v w="$wcpu" -v n="$reqs" -v hz="$hz" 'BEGIN {
-		printf "%s load=%s rps=%s %s server_cpu/req=%.1f us wrk_cpu/req=%.1f us\n", m, l, rps, line, s*1e6/hz/n, w*1e6/n
+	awk -v m="$mode" -v l="$load" -v line="$line" -v rps="$rps" -v s=$((after - before)) -v w="$wcpu" -v n="$reqs" -v hz="$hz" -v sb="$sysbefore" -v sa="$sysafter" 'BEGIN {
+		split(sb, b, " "); split(sa, a, " ")
+		printf "%s load=%s rps=%s %s server_cpu/req=%.1f us wrk_cpu/req=%.1f us reads/req=%.2f writes/req=%.2f\n", m, l, rps, line, s*1e6/hz/n, w*1e6/n, (a[1]-b[1])/n, (a[2]-b[2])/n
 	}'
 done
 kill $srv
