@@ -13,7 +13,7 @@ import (
 // it, the blocks that belong to the page around the story rather than to
 // the story: teasers for other stories nested in the story's container,
 // widgets named as furniture (related stories, share bars, newsletter
-// boxes), author boxes, datelines, "Related:" / "You may also like" link runs, the
+// boxes), author boxes, reference lists, datelines, "Related:" / "You may also like" link runs, the
 // headline repeated from the title, and captions. Readability
 // keeps them because they sit inside the container it chose, and
 // consensus pruning keeps them when trafilatura, run on that container,
@@ -27,6 +27,35 @@ func tidyArticle(root *html.Node, title string) {
 	dropCaptions(root)
 	dropRepeatedPassages(root)
 	dropAuthorBoxes(root)
+	dropReferenceLists(root)
+}
+
+// referenceWords name the container of a story's reference list or
+// footnotes ("ref-list", "wp-block-footnotes", "references",
+// "bibliography").
+var referenceWords = wordSet(`references footnotes bibliography citations endnotes`)
+
+// dropReferenceLists removes reference lists and footnotes named as such
+// from an article: the citations a paper or a blog post ends with are
+// apparatus, not the text a reader of the story reads. Headings are not
+// judged by name (their ids are slugs), and a container so named that
+// holds a third of the article is a theme's wrapper and stays.
+func dropReferenceLists(root *html.Node) {
+	total := wordCount(root)
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		switch {
+		case headingAtoms[c.DataAtom]:
+			return skip
+		case classWords(c, referenceWords):
+			if wordCount(c)*3 < total {
+				return take
+			}
+			return skip
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
 }
 
 // authorBox matches a class token or id of an author box: the writer's

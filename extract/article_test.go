@@ -133,6 +133,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"By Jane Roe", "The story itself", "The council approved"},
 		},
 		{
+			name: "reference lists and footnotes named as such",
+			html: story + `<h2 id="references">References</h2><ol class="references"><li>Doe J. A study of budgets. J Civ 2019;3:1-9.</li></ol>` +
+				`<div class="wp-block-footnotes"><p>1. Council minutes, 2019.</p></div>`,
+			gone: []string{"A study of budgets", "Council minutes"},
+			kept: []string{"The council approved", "References"},
+		},
+		{
+			name: "a container named references that holds the story stays",
+			html: `<div class="references-page"><p>The story itself sits here.</p>` + story + `</div>`,
+			kept: []string{"The story itself", "The council approved"},
+		},
+		{
 			name: "a passage printed twice (responsive copies) is kept once",
 			html: `<div class="desktop">` + passage + `</div><div class="mobile">` + passage + `</div>`,
 			once: []string{"First paragraph of the passage", "Second paragraph of the passage", "Third paragraph of the passage"},
