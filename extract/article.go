@@ -82,6 +82,10 @@ func dropAuthorBoxes(root *html.Node) {
 			if a.Key != "class" && a.Key != "id" {
 				continue
 			}
+			// Most class lists name no author: look before splitting.
+			if !containsFold(a.Val, "author") && !containsFold(a.Val, "sabox") {
+				continue
+			}
 			for _, t := range strings.Fields(strings.ToLower(a.Val)) {
 				if authorBox.MatchString(t) {
 					if w := wordCount(c); w <= maxAuthorBoxWords && w*4 < total {
@@ -396,4 +400,25 @@ func shouting(n *html.Node) bool {
 		}
 	}
 	return letters > 0
+}
+
+// containsFold reports whether s holds sub (lower-case ASCII) in any
+// letter case, without allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,17 +22,31 @@ const (
 func dropRepeatedPassages(root *html.Node) {
 	var blocks []*html.Node
 	var texts []string
-	for _, b := range collectElements(root, func(c *html.Node) visit {
-		if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-			return take
+	// walk collects the long leaf blocks under n in document order and
+	// reports whether n holds a block, in one pass (collectElements with
+	// hasBlockChild would rescan each subtree at every level).
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		hasBlock := false
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			inner := walk(c)
+			if blockAtoms[c.DataAtom] {
+				if !inner && wordCount(c) >= repeatWords {
+					if t := collapseSpace(textOf(c)); countWords(t) >= repeatWords {
+						blocks = append(blocks, c)
+						texts = append(texts, t)
+					}
+				}
+				hasBlock = true
+			}
+			hasBlock = hasBlock || inner
 		}
-		return descend
-	}) {
-		if t := collapseSpace(textOf(b)); countWords(t) >= repeatWords {
-			blocks = append(blocks, b)
-			texts = append(texts, t)
-		}
+		return hasBlock
 	}
+	walk(root)
 	// earlier[i] is the index of the first block with the text of block
 	// i, or -1 when block i is the first.
 	earlier := make([]int, len(texts))
