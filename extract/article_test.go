@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -210,6 +211,37 @@ func TestMicrodataArticle(t *testing.T) {
 			}
 			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tt.want {
 				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConsensusKeepsStory checks, end to end on a declared article, that
+// consensus pruning keeps story text that trafilatura's balanced focus
+// drops by name: news sites call the standfirst under the headline the
+// "teaser" (class "article__teaser"), and that focus removes every block
+// so named, so the pruning took the story's first paragraph.
+func TestConsensusKeepsStory(t *testing.T) {
+	story := "<p>" + strings.Repeat("The council approved the new budget after a long debate on tuesday night. ", 6) + "</p>"
+	lede := "The harbour plan survived a late challenge from two members, who wanted the vote delayed until spring."
+	tests := []struct {
+		name, body string
+	}{
+		{"standfirst paragraph", `<p class="article__teaser">` + lede + `</p>` + story + story},
+		{"standfirst block", story + `<div class="teaser-text"><p>` + lede + `</p></div>` + story},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><meta property="og:type" content="article"><title>Budget</title></head><body><article>` + tc.body + `</article></body></html>`
+			doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://news.example/2024/05/budget", Format: Text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(doc.Content, "The harbour plan survived") {
+				t.Errorf("the standfirst was pruned:\n%s", doc.Content)
+			}
+			if !strings.Contains(doc.Content, "The council approved") {
+				t.Errorf("the story was pruned:\n%s", doc.Content)
 			}
 		})
 	}
