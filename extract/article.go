@@ -13,7 +13,7 @@ import (
 // it, the blocks that belong to the page around the story rather than to
 // the story: teasers for other stories nested in the story's container,
 // widgets named as furniture (related stories, share bars, newsletter
-// boxes), datelines, "Related:" / "You may also like" link runs, the
+// boxes), author boxes, reference lists, datelines, "Related:" / "You may also like" link runs, the
 // headline repeated from the title, and captions. Readability
 // keeps them because they sit inside the container it chose, and
 // consensus pruning keeps them when trafilatura, run on that container,
@@ -25,6 +25,80 @@ func tidyArticle(root *html.Node, title string) {
 	dropRelated(root)
 	dropTitle(root, title)
 	dropCaptions(root)
+	dropRepeatedPassages(root)
+	dropAuthorBoxes(root)
+	dropReferenceLists(root)
+}
+
+// referenceWords name the container of a story's reference list or
+// footnotes ("ref-list", "wp-block-footnotes", "references",
+// "bibliography").
+var referenceWords = wordSet(`references footnotes bibliography citations endnotes`)
+
+// dropReferenceLists removes reference lists and footnotes named as such
+// from an article: the citations a paper or a blog post ends with are
+// apparatus, not the text a reader of the story reads. Headings are not
+// judged by name (their ids are slugs), and a container so named that
+// holds a third of the article is a theme's wrapper and stays.
+func dropReferenceLists(root *html.Node) {
+	total := wordCount(root)
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		switch {
+		case headingAtoms[c.DataAtom]:
+			return skip
+		case classWords(c, referenceWords):
+			if wordCount(c)*3 < total {
+				return take
+			}
+			return skip
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
+}
+
+// authorBox matches a class token or id of an author box: the writer's
+// photo, biography and links under (or beside) the story
+// ("saboxplugin-wrap" of the Simple Author Box plugin, "elementor-author-
+// box", "author-bio", "about-the-author", "authorbox"). A byline
+// ("post-author", "author-name") does not match; datelines are judged
+// apart.
+var authorBox = regexp.MustCompile(`(^|[-_])(author[-_]*(box|bio|info|card|profile|details|description|about)|about[-_]*(the[-_]*)?author|sabox|authorbox|authorbio|author[-_]*box[-_]*bio)`)
+
+// maxAuthorBoxWords bounds an author box: a photo, a name, a paragraph or
+// two of biography and a few links. A longer element so named is the
+// theme's wrapper of the story itself.
+const maxAuthorBoxWords = 200
+
+// dropAuthorBoxes removes author boxes from an article: a biography of the
+// writer is about the site, not the story, and readability keeps it when
+// the theme prints it inside the story's container. One that holds a
+// quarter of the article is kept (a short note whose author box is long).
+func dropAuthorBoxes(root *html.Node) {
+	total := wordCount(root)
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		for _, a := range c.Attr {
+			if a.Key != "class" && a.Key != "id" {
+				continue
+			}
+			// Most class lists name no author: look before splitting.
+			if !containsFold(a.Val, "author") && !containsFold(a.Val, "sabox") {
+				continue
+			}
+			for _, t := range strings.Fields(strings.ToLower(a.Val)) {
+				if authorBox.MatchString(t) {
+					if w := wordCount(c); w <= maxAuthorBoxWords && w*4 < total {
+						return take
+					}
+					return skip
+				}
+			}
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
 }
 
 // captionWords name image and video captions by class or id
@@ -326,4 +400,25 @@ func shouting(n *html.Node) bool {
 		}
 	}
 	return letters > 0
+}
+
+// containsFold reports whether s holds sub (lower-case ASCII) in any
+// letter case, without allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -14,11 +15,16 @@ func TestTidyArticle(t *testing.T) {
 		return `<article class="post"><h2><a href="/p">Other story ` + string(rune('A'+n)) + `</a></h2><p>` +
 			strings.Repeat("A teaser for another story on the same site. ", 3) + `</p></article>`
 	}
+	// para is a paragraph of 16 words that starts with s.
+	para := func(s string) string { return s + strings.Repeat(" and more words", 5) + "." }
+	passage := `<p>` + para("First paragraph of the passage") + `</p><p>` + para("Second paragraph of the passage") + `</p><p>` +
+		para("Third paragraph of the passage") + `</p>`
 	tests := []struct {
 		name       string
 		html       string
 		title      string
 		gone, kept []string
+		once       []string // text that must be kept exactly once
 	}{
 		{
 			name: "widgets named as furniture despite a content word",
@@ -114,12 +120,58 @@ func TestTidyArticle(t *testing.T) {
 			html: story + `<p>Read more about the budget in the <a href="/doc">council's report</a>, which runs to four hundred pages and lists every line of spending.</p>`,
 			kept: []string{"Read more about the budget"},
 		},
+		{
+			name: "author boxes",
+			html: story + `<div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Jane Roe is the owner of a cleaning company in Denver.</p></div></div>` +
+				`<div class="elementor-author-box"><h4 class="elementor-author-box__name">John Poe</h4><div class="elementor-author-box__bio"><p>John writes about money.</p></div></div>` +
+				`<section id="about-the-author"><p>Kim Lee covers tech.</p></section><div class="author-bio">Ann Ray, editor.</div>`,
+			gone: []string{"Jane Roe", "John Poe", "John writes", "Kim Lee", "Ann Ray"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "bylines and a long element named like an author box stay",
+			html: `<p class="post-author">By Jane Roe</p><div class="author-info-wrapper"><p>The story itself sits here.</p>` + strings.Repeat(story, 3) + `</div>` + story,
+			kept: []string{"By Jane Roe", "The story itself", "The council approved"},
+		},
+		{
+			name: "reference lists and footnotes named as such",
+			html: story + `<h2 id="references">References</h2><ol class="references"><li>Doe J. A study of budgets. J Civ 2019;3:1-9.</li></ol>` +
+				`<div class="wp-block-footnotes"><p>1. Council minutes, 2019.</p></div>`,
+			gone: []string{"A study of budgets", "Council minutes"},
+			kept: []string{"The council approved", "References"},
+		},
+		{
+			name: "a container named references that holds the story stays",
+			html: `<div class="references-page"><p>The story itself sits here.</p>` + story + `</div>`,
+			kept: []string{"The story itself", "The council approved"},
+		},
+		{
+			name: "a passage printed twice (responsive copies) is kept once",
+			html: `<div class="desktop">` + passage + `</div><div class="mobile">` + passage + `</div>`,
+			once: []string{"First paragraph of the passage", "Second paragraph of the passage", "Third paragraph of the passage"},
+		},
+		{
+			name: "paragraphs repeated alone are kept (a meal plan, interview questions)",
+			html: `<p>` + para("Repeated question") + `</p><p>` + para("First answer") + `</p><p>` + para("Repeated question") + `</p><p>` + para("Second answer") + `</p>` +
+				`<p>` + para("Repeated question") + `</p>`,
+			kept: []string{"First answer", "Second answer and more words and more words and more words and more words and more words.Repeated question"},
+		},
+		{
+			name: "two repeated paragraphs in a row are not yet a passage",
+			html: `<p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p><p>` + para("Day two") + `</p><p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p>`,
+			kept: []string{"Day two and more words and more words and more words and more words and more words.Breakfast eggs"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := parseFragment(t, tt.html)
 			tidyArticle(root, tt.title)
 			got := collapseSpace(textOf(root))
+			for _, s := range tt.once {
+				if n := strings.Count(got, s); n != 1 {
+					t.Errorf("%q kept %d times, want once: %q", s, n, got)
+				}
+			}
 			for _, s := range tt.gone {
 				if strings.Contains(got, s) {
 					t.Errorf("%q was kept: %q", s, got)
@@ -159,6 +211,37 @@ func TestMicrodataArticle(t *testing.T) {
 			}
 			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tt.want {
 				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConsensusKeepsStory checks, end to end on a declared article, that
+// consensus pruning keeps story text that trafilatura's balanced focus
+// drops by name: news sites call the standfirst under the headline the
+// "teaser" (class "article__teaser"), and that focus removes every block
+// so named, so the pruning took the story's first paragraph.
+func TestConsensusKeepsStory(t *testing.T) {
+	story := "<p>" + strings.Repeat("The council approved the new budget after a long debate on tuesday night. ", 6) + "</p>"
+	lede := "The harbour plan survived a late challenge from two members, who wanted the vote delayed until spring."
+	tests := []struct {
+		name, body string
+	}{
+		{"standfirst paragraph", `<p class="article__teaser">` + lede + `</p>` + story + story},
+		{"standfirst block", story + `<div class="teaser-text"><p>` + lede + `</p></div>` + story},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><meta property="og:type" content="article"><title>Budget</title></head><body><article>` + tc.body + `</article></body></html>`
+			doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://news.example/2024/05/budget", Format: Text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(doc.Content, "The harbour plan survived") {
+				t.Errorf("the standfirst was pruned:\n%s", doc.Content)
+			}
+			if !strings.Contains(doc.Content, "The council approved") {
+				t.Errorf("the story was pruned:\n%s", doc.Content)
 			}
 		})
 	}

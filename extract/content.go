@@ -73,7 +73,14 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			cleanPage()
 		}
 		if wr > 0 && wr*5 >= wc {
-			if ref := candTrafilatura(asDocument(read), base, trafilatura.Balanced, nil); ref != nil {
+			// The reference only vetoes: a block it lacks is pruned, so
+			// it runs with trafilatura's recall focus. The balanced focus
+			// also drops every block whose class names a "teaser" (news
+			// sites' name for the standfirst) and recovers less of the
+			// text outside the container it settles on (divs, lists), and
+			// the pruning then took those from the story; bylines,
+			// credits and link teasers are dropped under either focus.
+			if ref := candTrafilatura(asDocument(read), base, trafilatura.FavorRecall, nil); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
 			tidyArticle(read, pm.Title)
