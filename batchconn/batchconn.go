@@ -20,6 +20,7 @@ package batchconn
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -34,11 +35,16 @@ const maxGather = 64 << 10
 // Listener wraps each accepted connection in a Conn.
 type Listener struct{ net.Listener }
 
-// Accept waits for the next connection and wraps it.
+// Accept waits for the next connection and wraps it. A TLS connection is
+// returned as it is: net/http looks for *tls.Conn to complete the
+// handshake and negotiate HTTP/2, and TLS frames its own records anyway.
 func (l Listener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := c.(*tls.Conn); ok {
+		return c, nil
 	}
 	return &Conn{Conn: c}, nil
 }

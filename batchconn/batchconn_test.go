@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -191,4 +192,30 @@ func (p passConn) Write(b []byte) (int, error) {
 	p.countConn.writes = append(p.countConn.writes, len(b))
 	p.countConn.mu.Unlock()
 	return p.countConn.Conn.Write(b)
+}
+
+type oneConnListener struct {
+	net.Listener
+	c net.Conn
+}
+
+func (l oneConnListener) Accept() (net.Conn, error) { return l.c, nil }
+
+// TestListenerLeavesTLSAlone: net/http must still see a *tls.Conn.
+func TestListenerLeavesTLSAlone(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	for _, tc := range []struct {
+		c    net.Conn
+		wrap bool
+	}{{a, true}, {tls.Server(b, &tls.Config{}), false}} {
+		got, err := Listener{oneConnListener{c: tc.c}}.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, wrapped := got.(*Conn); wrapped != tc.wrap {
+			t.Errorf("%T: wrapped = %v, want %v", tc.c, wrapped, tc.wrap)
+		}
+	}
 }
