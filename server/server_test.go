@@ -296,7 +296,9 @@ func (c countedConn) Write(p []byte) (int, error) { c.n.Add(1); return c.Conn.Wr
 // TestServeGathersResponses checks Serve's wiring of package batchconn: a
 // handler that asks for its 10 KB response to be gathered sends it in one
 // write (net/http alone makes two), and the access log has the request by
-// the time the client has the answer.
+// the time the client has the answer. (Without gathering net/http sends
+// most of a large body while the handler still runs, so the client may see
+// it before the log does; only gathered answers are checked for that.)
 func TestServeGathersResponses(t *testing.T) {
 	body := bytes.Repeat([]byte("data: {}\n\n"), 1000)
 	logs := &syncBuffer{}
@@ -304,7 +306,7 @@ func TestServeGathersResponses(t *testing.T) {
 	opts.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	opts.API = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		if r.URL.Query().Has("gather") {
+		if strings.HasPrefix(r.URL.Path, "/v1/gather/") {
 			batchconn.Gather(r.Context())
 		}
 		w.Write(body)
@@ -318,25 +320,25 @@ func TestServeGathersResponses(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- Serve(ctx, counted, opts) }()
 	defer func() { cancel(); <-served }()
-	for i, tc := range []struct {
-		query  string
+	for _, tc := range []struct {
+		path   string
 		writes int64
-	}{{"", 2}, {"?gather", 1}, {"", 2}, {"?gather", 1}} {
+	}{{"/v1/plain/0", 2}, {"/v1/gather/1", 1}, {"/v1/plain/2", 2}, {"/v1/gather/3", 1}} {
 		before := counted.n.Load()
-		resp, err := http.Get("http://" + ln.Addr().String() + "/v1/x" + tc.query)
+		resp, err := http.Get("http://" + ln.Addr().String() + tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if !bytes.Equal(b, body) {
-			t.Fatalf("%q: body of %d bytes", tc.query, len(b))
+			t.Fatalf("%q: body of %d bytes", tc.path, len(b))
 		}
 		if n := counted.n.Load() - before; n != tc.writes {
-			t.Errorf("%q: %d writes, want %d", tc.query, n, tc.writes)
+			t.Errorf("%q: %d writes, want %d", tc.path, n, tc.writes)
 		}
-		if got, _ := logs.snapshot(); strings.Count(got, "msg=request") != i+1 {
-			t.Errorf("%q: answer arrived before the access log had the request:\n%s", tc.query, got)
+		if got, _ := logs.snapshot(); tc.writes == 1 && !strings.Contains(got, "path="+tc.path+" ") {
+			t.Errorf("%q: answer arrived before the access log had the request:\n%s", tc.path, got)
 		}
 	}
 }
