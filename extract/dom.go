@@ -135,6 +135,26 @@ func collectElements(root *html.Node, judge func(*html.Node) visit) []*html.Node
 	return out
 }
 
+// removeElements removes every element under root that match reports,
+// with its subtree (nothing inside a removed element is judged).
+func removeElements(root *html.Node, match func(*html.Node) bool) {
+	for _, n := range collectElements(root, func(c *html.Node) visit {
+		if match(c) {
+			return take
+		}
+		return descend
+	}) {
+		removeNode(n)
+	}
+}
+
+// holdsH1 reports whether the page's <h1> is under n: rules that remove
+// furniture by its name spare such an element, since a theme may name the
+// whole product or post block after one of its parts.
+func holdsH1(n *html.Node) bool {
+	return findFirst(n, func(x *html.Node) bool { return isElem(x, atom.H1) }) != nil
+}
+
 // removeUnlessThird removes nodes unless together they hold over a third of
 // root's words, and reports whether it removed them. A rule that would
 // remove that much has more likely misjudged the page than found its

@@ -203,7 +203,7 @@ func isFurniture(n *html.Node) bool {
 	case atom.Header:
 		// Article headers carry the title and byline; site headers do not
 		// hold an <h1> on content pages, or hold it inside a logo link.
-		return findFirst(n, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil
+		return !holdsH1(n)
 	}
 	return isBoilerRole(n) || looksBoiler(n) || screenReaderOnly(n)
 }

@@ -31,14 +31,7 @@ var productAsideWords = wordSet(`review reviews reviewer ratings feedback
 // page of a product page. An element holding the page's <h1> is never
 // removed: a theme may name the whole product block after its rating.
 func pruneProductAsides(root *html.Node) {
-	for _, n := range collectElements(root, func(c *html.Node) visit {
-		if isProductAside(c) && findFirst(c, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil {
-			return take
-		}
-		return descend
-	}) {
-		removeNode(n)
-	}
+	removeElements(root, func(c *html.Node) bool { return isProductAside(c) && !holdsH1(c) })
 }
 
 func isProductAside(n *html.Node) bool {

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // fineprintWords are class/id words of the small print under a product
@@ -20,14 +19,7 @@ var fineprintWords = wordSet(`disclaimer disclaimers footnote footnotes fineprin
 // pruneFineprint removes the small print from a declared product page. An
 // element holding the <h1> stays, like in pruneProductAsides.
 func pruneFineprint(root *html.Node) {
-	for _, n := range collectElements(root, func(c *html.Node) visit {
-		if isFineprint(c) && findFirst(c, func(x *html.Node) bool { return isElem(x, atom.H1) }) == nil {
-			return take
-		}
-		return descend
-	}) {
-		removeNode(n)
-	}
+	removeElements(root, func(c *html.Node) bool { return isFineprint(c) && !holdsH1(c) })
 }
 
 func isFineprint(n *html.Node) bool {

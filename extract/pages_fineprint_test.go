@@ -32,16 +32,7 @@ func TestProductFineprint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range tc.keep {
-				if !strings.Contains(doc.Content, w) {
-					t.Errorf("lost %q:\n%s", w, doc.Content)
-				}
-			}
-			for _, w := range tc.drop {
-				if strings.Contains(doc.Content, w) {
-					t.Errorf("kept %q:\n%s", w, doc.Content)
-				}
-			}
+			checkKeepDrop(t, doc.Content, tc.keep, tc.drop)
 		})
 	}
 }

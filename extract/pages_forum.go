@@ -24,14 +24,7 @@ var forumControlPairs = wordSet(`actionbar postcontrols postbuttons postactions 
 
 // pruneForumChrome removes member panels and signatures from a forum page.
 func pruneForumChrome(root *html.Node) {
-	for _, n := range collectElements(root, func(c *html.Node) visit {
-		if isForumChrome(c) {
-			return take
-		}
-		return descend
-	}) {
-		removeNode(n)
-	}
+	removeElements(root, isForumChrome)
 }
 
 func isForumChrome(n *html.Node) bool {

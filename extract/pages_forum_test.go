@@ -2,7 +2,6 @@ package extract
 
 import (
 	"context"
-	"strings"
 	"testing"
 )
 
@@ -40,16 +39,7 @@ func TestForumChrome(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range tc.keep {
-				if !strings.Contains(doc.Content, w) {
-					t.Errorf("lost %q:\n%s", w, doc.Content)
-				}
-			}
-			for _, w := range tc.drop {
-				if strings.Contains(doc.Content, w) {
-					t.Errorf("kept %q:\n%s", w, doc.Content)
-				}
-			}
+			checkKeepDrop(t, doc.Content, tc.keep, tc.drop)
 		})
 	}
 }

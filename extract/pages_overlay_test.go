@@ -34,16 +34,7 @@ func TestOverlayAtAnySize(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`), kindOther))
-			for _, w := range tc.keep {
-				if !strings.Contains(got, w) {
-					t.Errorf("lost %q:\n%s", w, got)
-				}
-			}
-			for _, w := range tc.drop {
-				if strings.Contains(got, w) {
-					t.Errorf("kept %q:\n%s", w, got)
-				}
-			}
+			checkKeepDrop(t, got, tc.keep, tc.drop)
 		})
 	}
 }

@@ -19,6 +19,22 @@ func parsePage(t *testing.T, s string) *html.Node {
 	return doc
 }
 
+// checkKeepDrop fails t for each keep string missing from got and each
+// drop string present in it.
+func checkKeepDrop(t *testing.T, got string, keep, drop []string) {
+	t.Helper()
+	for _, w := range keep {
+		if !strings.Contains(got, w) {
+			t.Errorf("lost %q:\n%s", w, got)
+		}
+	}
+	for _, w := range drop {
+		if strings.Contains(got, w) {
+			t.Errorf("kept %q:\n%s", w, got)
+		}
+	}
+}
+
 // TestFurnitureNames checks which class names make the cleaned page drop
 // an element: furniture words do, unless the class token names the
 // layout, a CSS utility or a list of search results.
