@@ -187,21 +187,12 @@ func dropTitle(root *html.Node, title string) {
 // text, or when fewer than two are nested, or when less than 25 words
 // would remain.
 func dropNestedArticles(root *html.Node) {
-	var nested []*html.Node
-	var walk func(n *html.Node, inArticle bool)
-	walk = func(n *html.Node, inArticle bool) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if c.DataAtom == atom.Article && inArticle {
-				nested = append(nested, c)
-				continue
-			}
-			walk(c, inArticle || c.DataAtom == atom.Article)
+	nested := collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Article && hasAncestor(c, atom.Article) {
+			return take
 		}
-	}
-	walk(root, false)
+		return descend
+	})
 	if len(nested) < 2 {
 		return
 	}

@@ -54,6 +54,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
+	wr := words(read)
 
 	// The cleaned page is built only when the selection needs it.
 	// cleanedPage only removes from the body, so the body's own word
@@ -63,12 +64,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	wc, cleaned := 0, false
 	cleanPage := func() {
 		if !cleaned {
-			clean, cleaned = cleanedPage(doc, kind), true
+			clean, cleaned = cleanedPage(doc), true
 			wc = words(clean)
 		}
 	}
 	if kind == kindArticle {
-		wr := words(read)
 		if wr > 0 && wr*5 < bodyWords {
 			cleanPage()
 		}
@@ -111,7 +111,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// lists, tables, links) where trafilatura rebuilds a simplified tree,
 	// so when both found about the same text the readability copy wins.
 	pick := traf
-	if wr := words(read); traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 {
+	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 {
 		pick = read
 		if read == nil {
 			pick = clean
@@ -180,7 +180,7 @@ func measurePage(doc *html.Node) pageSize {
 // readability on declared articles (pages this large are long threads,
 // archives and single-page manuals, where keeping every block is right).
 func largeContent(ctx context.Context, doc *html.Node, base *nurl.URL, kind pageKind) *html.Node {
-	clean := cleanedPage(doc, kind)
+	clean := cleanedPage(doc)
 	if kind != kindArticle || ctx.Err() != nil {
 		return clean
 	}

@@ -90,7 +90,7 @@ func findBody(doc *html.Node) *html.Node {
 // the page declares one. Libraries built for articles keep only the densest
 // block of prose; forums, product pages and listings spread their content
 // over many sibling blocks, which this keeps.
-func cleanedPage(doc *html.Node, kind pageKind) *html.Node {
+func cleanedPage(doc *html.Node) *html.Node {
 	body := findBody(doc)
 	if body == nil {
 		return nil
@@ -101,9 +101,6 @@ func cleanedPage(doc *html.Node, kind pageKind) *html.Node {
 		return nil
 	}
 	pruneFurniture(root, total)
-	if kind == kindProduct {
-		pruneProductAsides(root)
-	}
 	pruneLinkLists(root)
 	dedupeBlocks(root)
 	if m := mainLandmark(root); m != nil && wordCount(m)*4 >= wordCount(root) {

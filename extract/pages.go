@@ -147,10 +147,7 @@ func furnitureOnly(body *html.Node) bool {
 				inside += wordCount(n)
 				return
 			}
-			switch n.DataAtom {
-			case atom.Article, atom.Aside, atom.Main, atom.Nav, atom.Section:
-				sectioned = true
-			}
+			sectioned = sectioned || sectioning[n.DataAtom]
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c, sectioned)
@@ -183,7 +180,11 @@ func isLandmarkFurniture(n *html.Node, sectioned bool) bool {
 
 // holdsMain reports whether the main content or an article sits under n.
 func holdsMain(n *html.Node) bool {
-	return findFirst(n, func(c *html.Node) bool {
-		return c != n && (isElem(c, atom.Main) || isElem(c, atom.Article) || attr(c, "role") == "main")
-	}) != nil
+	return findFirst(n, func(c *html.Node) bool { return c != n && isMainOrArticle(c) }) != nil
+}
+
+// isMainOrArticle reports whether n is the page's main landmark or an
+// article.
+func isMainOrArticle(n *html.Node) bool {
+	return isElem(n, atom.Main) || isElem(n, atom.Article) || strings.EqualFold(attr(n, "role"), "main")
 }

@@ -40,7 +40,7 @@ func isConsent(n *html.Node) bool {
 // sits under n.
 func holdsPage(n *html.Node) bool {
 	return findFirst(n, func(c *html.Node) bool {
-		return c != n && (isElem(c, atom.H1) || isElem(c, atom.Main) || isElem(c, atom.Article) || strings.EqualFold(attr(c, "role"), "main"))
+		return c != n && (isElem(c, atom.H1) || isMainOrArticle(c))
 	}) != nil
 }
 

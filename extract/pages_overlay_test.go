@@ -33,7 +33,7 @@ func TestOverlayAtAnySize(t *testing.T) {
 			[]string{"two ports", "Filed under"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`), kindOther))
+			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`)))
 			checkKeepDrop(t, got, tc.keep, tc.drop)
 		})
 	}
@@ -50,7 +50,7 @@ func TestScreenReaderOnly(t *testing.T) {
 <p class="body-text">Grippy outsole and a roomy toe box.</p>
 <p><span class="d-none">2016-08-05 06:59:35Z</span> Weight 280 g</p>
 <p class="d-none d-md-block">Shown from tablets up: free returns.</p></main></body></html>`
-	got := renderText(cleanedPage(parsePage(t, page), kindOther))
+	got := renderText(cleanedPage(parsePage(t, page)))
 	for _, w := range []string{"opens in a new window", "Regular price", "06:59:35Z"} {
 		if strings.Contains(got, w) {
 			t.Errorf("kept %q:\n%s", w, got)

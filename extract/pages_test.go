@@ -80,7 +80,7 @@ func TestCleanedPageKeepsResults(t *testing.T) {
 <div class="overflow-hidden"><p>Card clipped by a rounded border with a description.</p></div>
 <div class="sidebar"><p>Sidebar promotion nobody reads here.</p></div>
 </main></body></html>`
-	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	clean := renderText(cleanedPage(parsePage(t, page)))
 	for _, want := range []string{"Trail Runner Alpha", "fast road races", "Card clipped"} {
 		if !strings.Contains(clean, want) {
 			t.Errorf("cleaned page lost %q:\n%s", want, clean)
@@ -99,7 +99,7 @@ func TestReactStreamedContent(t *testing.T) {
 <div hidden id="S:1f"><h1>Streamed title</h1><p>The article text that a script moves into place.</p></div>
 <div hidden id="popup"><p>Sign up for our newsletter today.</p></div>
 <div hidden id="S:zz"><p>Not a React boundary id.</p></div></body></html>`
-	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	clean := renderText(cleanedPage(parsePage(t, page)))
 	if !strings.Contains(clean, "script moves into place") {
 		t.Errorf("cleaned page lost the streamed content:\n%s", clean)
 	}
@@ -151,7 +151,13 @@ func TestProductAsides(t *testing.T) {
 		kind pageKind
 		kept bool
 	}{{kindProduct, false}, {kindOther, true}} {
-		clean := renderText(cleanedPage(parsePage(t, page), tc.kind))
+		// mainContent prunes a product page's asides from the parsed page,
+		// before any candidate (the cleaned page included) is built.
+		doc := parsePage(t, page)
+		if tc.kind == kindProduct {
+			pruneProductAsides(doc)
+		}
+		clean := renderText(cleanedPage(doc))
 		if !strings.Contains(clean, "padded back panel") {
 			t.Errorf("%v: lost the description:\n%s", tc.kind, clean)
 		}
@@ -186,7 +192,7 @@ func TestCollapsedSections(t *testing.T) {
 <div class="popup" style="display:none"><p>Subscribe to get ten percent off.</p></div>
 <div class="navbar-collapse collapse" style="display:none"><p>Shop Brands Sale</p></div>
 </main></body></html>`
-	clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+	clean := renderText(cleanedPage(parsePage(t, page)))
 	for _, want := range []string{"two working days", "aluminium frame"} {
 		if !strings.Contains(clean, want) {
 			t.Errorf("cleaned page lost %q:\n%s", want, clean)
@@ -240,7 +246,7 @@ func TestHiddenHalfPage(t *testing.T) {
 		kept  bool
 	}{{"display: none", true}, {"visibility: hidden", false}} {
 		page := `<html><body><p>Short visible intro.</p><div class="lockdown-content" style="` + tc.style + `"><p>` + body + `</p></div></body></html>`
-		clean := renderText(cleanedPage(parsePage(t, page), kindOther))
+		clean := renderText(cleanedPage(parsePage(t, page)))
 		if got := strings.Contains(clean, "script reveals"); got != tc.kept {
 			t.Errorf("%s: kept = %v, want %v:\n%s", tc.style, got, tc.kept, clean)
 		}
