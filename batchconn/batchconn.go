@@ -21,7 +21,6 @@ package batchconn
 import (
 	"context"
 	"crypto/tls"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -53,10 +52,9 @@ func (l Listener) Accept() (net.Conn, error) {
 type Conn struct {
 	net.Conn
 
-	mu        sync.Mutex
-	armed     bool // a Handler serves the current request and will send
-	gathering bool
-	buf       *[]byte
+	mu    sync.Mutex
+	armed bool    // a Handler serves the current request and will send
+	buf   *[]byte // the gathered bytes; non-nil while gathering
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
@@ -65,7 +63,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &
 func (c *Conn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.gathering {
+	if c.buf == nil {
 		return c.Conn.Write(p)
 	}
 	if len(*c.buf)+len(p) <= maxGather {
@@ -81,46 +79,14 @@ func (c *Conn) Write(p []byte) (int, error) {
 	return max(int(n)-held, 0), err
 }
 
-// ReadFrom keeps the kernel's copy paths (sendfile, splice) that
-// net/http uses for files; while gathering, what it reads is gathered.
-func (c *Conn) ReadFrom(r io.Reader) (int64, error) {
-	c.mu.Lock()
-	gathering := c.gathering
-	c.mu.Unlock()
-	if gathering {
-		return io.Copy(writerOnly{c}, r)
-	}
-	if rf, ok := c.Conn.(io.ReaderFrom); ok {
-		return rf.ReadFrom(r)
-	}
-	return io.Copy(writerOnly{c.Conn}, r)
-}
-
-// writerOnly hides a writer's ReadFrom, so io.Copy does not recurse.
-type writerOnly struct{ io.Writer }
-
 // CloseWrite half-closes the connection when the underlying one can;
-// net/http uses it to close a connection gracefully.
+// net/http uses it to close a connection gracefully. It runs after the
+// handler chain, when nothing is gathered any more.
 func (c *Conn) CloseWrite() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.sendLocked(); err != nil {
-		return err
-	}
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
 	return nil
-}
-
-// sendLocked passes the gathered bytes on in one write.
-func (c *Conn) sendLocked() error {
-	if c.buf == nil || len(*c.buf) == 0 {
-		return nil
-	}
-	_, err := c.Conn.Write(*c.buf)
-	*c.buf = (*c.buf)[:0]
-	return err
 }
 
 type ctxKey struct{}
@@ -158,7 +124,7 @@ func Handler(next http.Handler) http.Handler {
 func (c *Conn) finish(w http.ResponseWriter) {
 	c.mu.Lock()
 	c.armed = false
-	gathering := c.gathering
+	gathering := c.buf != nil
 	c.mu.Unlock()
 	if !gathering {
 		return
@@ -169,11 +135,13 @@ func (c *Conn) finish(w http.ResponseWriter) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gathering = false
-	_ = c.sendLocked() // a failed write means the client went away
-	if cap(*c.buf) <= maxGather {
-		bufPool.Put(c.buf)
+	if len(*c.buf) > 0 {
+		_, _ = c.Conn.Write(*c.buf) // a failed write means the client went away
 	}
+	// Write never lets the buffer hold more than maxGather, so its capacity
+	// stays within what append grows that to.
+	*c.buf = (*c.buf)[:0]
+	bufPool.Put(c.buf)
 	c.buf = nil
 }
 
@@ -182,6 +150,10 @@ func (c *Conn) finish(w http.ResponseWriter) {
 // returns. The handler then writes its complete response and returns. It
 // does nothing without a Conn and a Handler under the request (TLS,
 // HTTP/2, tests with a recorder): the response then leaves as usual.
+//
+// Set Content-Length first (WriteResponse does): the final flush sends the
+// headers before net/http could work out a length itself, so a response
+// without one would go out chunked, its terminator in a write of its own.
 func Gather(ctx context.Context) {
 	c, _ := ctx.Value(ctxKey{}).(*Conn)
 	if c == nil {
@@ -189,10 +161,9 @@ func Gather(ctx context.Context) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.armed || c.gathering {
+	if !c.armed || c.buf != nil {
 		return
 	}
-	c.gathering = true
 	c.buf = bufPool.Get().(*[]byte)
 }
 

@@ -50,7 +50,7 @@ func TestGather(t *testing.T) {
 		{"gathering: one write", true, [][]byte{[]byte("a"), []byte("bc"), []byte("def")}, 1},
 		{"gathering nothing: no write", true, nil, 0},
 		// One writev on a TCP connection; this fake has no writev, so the
-		// two buffers arrive as two writes, then the tail at Send.
+		// two buffers arrive as two writes, then the tail at finish.
 		{"past the bound: passed on, then gathered again", true, [][]byte{[]byte("head"), big, []byte("tail")}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
