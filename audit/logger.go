@@ -67,9 +67,13 @@ func New(opts Options) *Logger {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 5 * time.Second
 	}
+	queueSize := opts.QueueSize
+	if len(opts.Sinks) == 0 {
+		queueSize = 0 // nothing is ever queued (see below)
+	}
 	l := &Logger{
 		opts: opts, log: opts.Logger,
-		queue: make(chan Record, opts.QueueSize),
+		queue: make(chan Record, queueSize),
 		done:  make(chan struct{}),
 		ring:  make([]Record, opts.Recent),
 	}
