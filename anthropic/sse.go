@@ -148,9 +148,9 @@ func (e *EventWriter) Release() error {
 }
 
 // WriteHeld writes the held events to the underlying writer without
-// flushing it, and keeps holding. For the end of a response: the HTTP
-// server flushes when the handler returns, in the same write as the
-// chunked terminator, so an explicit flush would only add a syscall.
+// flushing it, and keeps holding. For the end of a response: the server
+// flushes once the handler returns (in webgate, batchconn's one write),
+// so an explicit flush here would only be wasted work.
 func (e *EventWriter) WriteHeld() error {
 	e.writeOut()
 	return e.err

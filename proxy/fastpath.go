@@ -330,8 +330,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		return
 	}
 	// Everything from here is ready at once; it is written in one go and
-	// the server flushes it, with the chunked terminator, when the handler
-	// returns.
+	// leaves when the handler chain returns (see batchconn below).
 	ew.Hold()
 	if kept {
 		rec, at := ans.events()
@@ -343,9 +342,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	ew.MessageStop()
 	if !ew.Written() {
 		// Nothing was sent while searching (a fast search): the whole
-		// stream is one body of known length. net/http then writes it with
-		// the headers in two syscalls, where chunked encoding needs a third
-		// for the terminating chunk; a client reads the same events.
+		// stream is one body of known length, which then leaves with the
+		// headers in one write; chunked encoding would need another for
+		// the terminating chunk. A client reads the same events.
 		w.Header().Set("Content-Length", strconv.Itoa(ew.Pending()))
 	}
 	// The rest of the answer, and the headers if nothing went out yet,
