@@ -42,7 +42,7 @@ var referenceWords = wordSet(`references footnotes bibliography citations endnot
 // holds a third of the article is a theme's wrapper and stays.
 func dropReferenceLists(root *html.Node) {
 	total := wordCount(root)
-	for _, n := range collectElements(root, func(c *html.Node) visit {
+	removeCollected(root, func(c *html.Node) visit {
 		switch {
 		case headingAtoms[c.DataAtom]:
 			return skip
@@ -53,9 +53,7 @@ func dropReferenceLists(root *html.Node) {
 			return skip
 		}
 		return descend
-	}) {
-		removeNode(n)
-	}
+	})
 }
 
 // authorBox matches a class token or id of an author box: the writer's
@@ -77,7 +75,7 @@ const maxAuthorBoxWords = 200
 // quarter of the article is kept (a short note whose author box is long).
 func dropAuthorBoxes(root *html.Node) {
 	total := wordCount(root)
-	for _, n := range collectElements(root, func(c *html.Node) visit {
+	removeCollected(root, func(c *html.Node) visit {
 		for _, a := range c.Attr {
 			if a.Key != "class" && a.Key != "id" {
 				continue
@@ -96,9 +94,7 @@ func dropAuthorBoxes(root *html.Node) {
 			}
 		}
 		return descend
-	}) {
-		removeNode(n)
-	}
+	})
 }
 
 // captionWords name image and video captions by class or id
@@ -141,7 +137,7 @@ var furnitureWords = wordSet(`related newsletter signup trending rail share shar
 // ids are slugs of their text ("h-what-is-social-shopping").
 func dropFurniture(root *html.Node) {
 	total := wordCount(root)
-	for _, n := range collectElements(root, func(c *html.Node) visit {
+	removeCollected(root, func(c *html.Node) visit {
 		switch {
 		case headingAtoms[c.DataAtom]:
 			return skip
@@ -149,9 +145,7 @@ func dropFurniture(root *html.Node) {
 			return take
 		}
 		return descend
-	}) {
-		removeNode(n)
-	}
+	})
 }
 
 var headingAtoms = map[atom.Atom]bool{atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true}
@@ -164,7 +158,7 @@ func dropTitle(root *html.Node, title string) {
 	if countWords(tt) < 3 {
 		return
 	}
-	for _, n := range collectElements(root, func(c *html.Node) visit {
+	removeCollected(root, func(c *html.Node) visit {
 		switch c.DataAtom {
 		case atom.H1, atom.H2, atom.H3:
 			ht := strings.Join(wordTokens(textOf(c)), " ")
@@ -174,9 +168,7 @@ func dropTitle(root *html.Node, title string) {
 			return skip
 		}
 		return descend
-	}) {
-		removeNode(n)
-	}
+	})
 }
 
 // dropNestedArticles removes <article> elements nested in another

@@ -138,12 +138,18 @@ func collectElements(root *html.Node, judge func(*html.Node) visit) []*html.Node
 // removeElements removes every element under root that match reports,
 // with its subtree (nothing inside a removed element is judged).
 func removeElements(root *html.Node, match func(*html.Node) bool) {
-	for _, n := range collectElements(root, func(c *html.Node) visit {
+	removeCollected(root, func(c *html.Node) visit {
 		if match(c) {
 			return take
 		}
 		return descend
-	}) {
+	})
+}
+
+// removeCollected removes every element under root that judge takes (see
+// collectElements).
+func removeCollected(root *html.Node, judge func(*html.Node) visit) {
+	for _, n := range collectElements(root, judge) {
 		removeNode(n)
 	}
 }

@@ -165,14 +165,7 @@ func revealedLater(n *html.Node) bool {
 	if len(id) > 2 && strings.HasPrefix(id, "S:") && strings.Trim(id[2:], "0123456789abcdefghijklmnopqrstuv") == "" && hasAttr(n, "hidden") {
 		return true
 	}
-	for _, name := range append(strings.Fields(attr(n, "class")), id) {
-		for _, w := range nameWords(name) {
-			if collapsedWords[w] {
-				return true
-			}
-		}
-	}
-	return false
+	return nameHas(n, collapsedWords)
 }
 
 var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)

@@ -41,9 +41,15 @@ func isProductAside(n *html.Node) bool {
 	if p := strings.ToLower(attr(n, "itemprop")); p == "review" || p == "aggregaterating" {
 		return true
 	}
+	return nameHas(n, productAsideWords)
+}
+
+// nameHas reports whether a word of one of n's class tokens or of its id
+// (split by nameWords) is in set.
+func nameHas(n *html.Node, set map[string]bool) bool {
 	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
 		for _, w := range nameWords(name) {
-			if productAsideWords[w] {
+			if set[w] {
 				return true
 			}
 		}

@@ -91,13 +91,4 @@ func overlayRole(n *html.Node, sectioned bool) bool {
 	return strings.EqualFold(attr(n, "aria-modal"), "true") || n.DataAtom == atom.Footer && !sectioned
 }
 
-func overlayName(n *html.Node) bool {
-	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
-		for _, w := range nameWords(name) {
-			if overlayWords[w] {
-				return true
-			}
-		}
-	}
-	return false
-}
+func overlayName(n *html.Node) bool { return nameHas(n, overlayWords) }
