@@ -37,6 +37,7 @@ func (c *serveCmd) Run(r *runtime) error {
 	}
 	log, flushLog := r.serverLogger()
 	defer flushLog()
+	defer HeapFloor(cfg, r.IO.Getenv, log)()
 	svc, getter, err := buildService(cfg, log)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/gcfloor"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
 )
@@ -15,4 +16,21 @@ import (
 // those of the real stack. Call release once the server has stopped.
 func ServeOptions(cfg *config.Config, svc *service.Service, log *slog.Logger) (opts server.Options, release func(), err error) {
 	return serverOptions(cfg, svc, svc.Getter, log)
+}
+
+// HeapFloor starts the garbage collector's heap floor that `webgate
+// serve` runs with (server.min_heap_bytes), unless it is off or the GOGC
+// environment variable, looked up with getenv, says the operator tunes
+// the collector themselves. Call the returned function on the way out.
+func HeapFloor(cfg *config.Config, getenv func(string) (string, bool), log *slog.Logger) (stop func()) {
+	if cfg.Server.MinHeapBytes <= 0 {
+		return func() {}
+	}
+	if v, ok := getenv("GOGC"); ok && v != "" {
+		log.Debug("server.min_heap_bytes ignored: GOGC is set", "gogc", v)
+		return func() {}
+	}
+	f := gcfloor.Start(uint64(cfg.Server.MinHeapBytes))
+	log.Debug("garbage collector heap floor", "min_heap_bytes", cfg.Server.MinHeapBytes, "gogc", f.Percent())
+	return f.Stop
 }

@@ -77,6 +77,29 @@ providers:
 			},
 		},
 		{
+			name: "heap floor default",
+			yaml: "listen: 127.0.0.1:9999\n",
+			check: func(t *testing.T, c *Config) {
+				if c.Server.MinHeapBytes != 64<<20 {
+					t.Errorf("server.min_heap_bytes default = %d, want 64 MiB", c.Server.MinHeapBytes)
+				}
+			},
+		},
+		{
+			name: "heap floor off",
+			yaml: "server: {min_heap_bytes: -1}\n",
+			check: func(t *testing.T, c *Config) {
+				if c.Server.MinHeapBytes != -1 {
+					t.Errorf("server.min_heap_bytes = %d, want -1", c.Server.MinHeapBytes)
+				}
+			},
+		},
+		{
+			name:    "heap floor negative",
+			yaml:    "server: {min_heap_bytes: -2}\n",
+			wantErr: "server.min_heap_bytes: -2 must be -1 (off) or a size in bytes",
+		},
+		{
 			name:    "unknown key",
 			yaml:    "search:\n  provider: [brave]\n",
 			wantErr: "field provider not found",

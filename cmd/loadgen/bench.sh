@@ -14,7 +14,8 @@
 # from /proc/<pid>/stat (server) and /usr/bin/time (wrk), and the server's
 # read and write system calls per request, from /proc/<pid>/io. LOG_LEVEL (default info, webgate serve's default)
 # sets the server's log level; its log goes to $OUT/server.log. PROFILE=1
-# writes the server's CPU profile (warm-up included) to $OUT/cpu.out.
+# writes the server's CPU profile (warm-up included) to $OUT/cpu.out;
+# MEMPROFILE=1 its allocation profile to $OUT/mem.out.
 # CONFIG names a webgate config file for the server (default: none, the
 # zero-config defaults `webgate serve` uses), e.g. to measure the cost of
 # one layer by switching it off.
@@ -36,6 +37,7 @@ vary=0
 
 prof=
 [ -n "${PROFILE:-}" ] && prof="-cpuprofile $out/cpu.out"
+[ -n "${MEMPROFILE:-}" ] && prof="$prof -memprofile $out/mem.out"
 [ -n "${CONFIG:-}" ] && prof="$prof -config $CONFIG"
 # shellcheck disable=SC2086
 "$out/loadgen" serve -listen "$addr" -log-level "$level" $prof 2> "$out/server.log" &

@@ -30,6 +30,7 @@
 package main
 
 import (
+	"runtime"
 	"bufio"
 	"bytes"
 	"context"
@@ -141,7 +142,23 @@ func serve(args []string) error {
 	cfgPath := fs.String("config", "", "webgate config file (default: the zero-config defaults)")
 	level := fs.String("log-level", "info", "log level (webgate serve's default is info: one access-log line per request)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	memprofile := fs.String("memprofile", "", "write an allocation profile of the whole run to this file (sampling every 4 KiB allocated)")
 	fs.Parse(args)
+	if *memprofile != "" {
+		// Set before anything allocates, so the profile covers the run.
+		runtime.MemProfileRate = 4096
+		defer func() {
+			f, err := os.Create(*memprofile)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "loadgen: %v\n", err)
+				return
+			}
+			defer f.Close()
+			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+				fmt.Fprintf(os.Stderr, "loadgen: %v\n", err)
+			}
+		}()
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -170,6 +187,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer release()
+	defer cli.HeapFloor(cfg, os.LookupEnv, log)()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
