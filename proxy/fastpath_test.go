@@ -186,3 +186,33 @@ func TestFastPathSearchBackstop(t *testing.T) {
 		}
 	}
 }
+
+func TestNewIDs(t *testing.T) {
+	seen := map[string]bool{}
+	chars := map[rune]bool{}
+	for range 2000 {
+		ids := [3]string{}
+		ids[0], ids[1], ids[2] = newIDs()
+		for i, prefix := range []string{"req_", "msg_", "srvtoolu_"} {
+			id := ids[i]
+			rest, ok := strings.CutPrefix(id, prefix)
+			if !ok || len(rest) != 24 {
+				t.Fatalf("id %q: want %s and 24 characters", id, prefix)
+			}
+			for _, c := range rest {
+				if !strings.ContainsRune(idAlphabet, c) {
+					t.Fatalf("id %q: %q is not base62", id, c)
+				}
+				chars[c] = true
+			}
+			if seen[rest] {
+				t.Fatalf("id %q drawn twice", id)
+			}
+			seen[rest] = true
+		}
+	}
+	// 144,000 draws cover every character of the alphabet.
+	if len(chars) != len(idAlphabet) {
+		t.Errorf("ids use %d of the %d base62 characters", len(chars), len(idAlphabet))
+	}
+}

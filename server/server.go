@@ -373,7 +373,8 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 		surface := surfaceOf(r.URL.Path, metricsPath)
 		rec := &statusRecorder{ResponseWriter: w, obs: obs, surface: surface}
 		next.ServeHTTP(rec, r)
-		took := time.Since(start)
+		end := time.Now()
+		took := end.Sub(start)
 		if rec.status == 0 {
 			rec.status = http.StatusOK // nothing written: net/http sends 200
 		}
@@ -385,14 +386,18 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 		}
 		// The query string is left out: it holds search queries, which
 		// are the user's business, not the operator's log's.
-		if !log.Enabled(r.Context(), slog.LevelInfo) {
+		h := log.Handler()
+		if !h.Enabled(r.Context(), slog.LevelInfo) {
 			return
 		}
-		var attrs [5 + maxLogExtras]slog.Attr
-		line := append(attrs[:0],
-			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
+		// The record goes straight to the handler: Logger.LogAttrs would
+		// also walk the stack for the caller's program counter, which an
+		// access-log line has no use for (its source would be this
+		// function), at a cost of ~0.4 µs a request.
+		line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+		line.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
 			slog.Int("status", rec.status), slog.Duration("took", took))
-		line = append(line, rec.extra...)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request", line...)
+		line.AddAttrs(rec.extra...)
+		_ = h.Handle(r.Context(), line)
 	})
 }
