@@ -136,8 +136,18 @@ func handler(opts Options, st *state) http.Handler {
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
 	}))
-	probes.Handle("/", limitConcurrency(opts.MaxConcurrent, mux))
-	var h http.Handler = probes
+	limited := limitConcurrency(opts.MaxConcurrent, mux)
+	probes.Handle("/", limited)
+	// Only the probes' own paths go through the probe mux: every other
+	// request would find nothing there but "/" (~0.4 µs of pattern
+	// matching on each search).
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "/healthz" || p == "/readyz" {
+			probes.ServeHTTP(w, r)
+			return
+		}
+		limited.ServeHTTP(w, r)
+	})
 	h = checkOrigin(opts.AllowedOrigins, h)
 	h = accessLog(log, opts.Observer, opts.MetricsPath, h)
 	h = track(st, h)
