@@ -18,7 +18,9 @@
 # MEMPROFILE=1 its allocation profile to $OUT/mem.out.
 # CONFIG names a webgate config file for the server (default: none, the
 # zero-config defaults `webgate serve` uses), e.g. to measure the cost of
-# one layer by switching it off.
+# one layer by switching it off. STATIC=1 serves one recorded answer from
+# a bare net/http server with the same settings and one-write transport
+# (loadgen serve -static): the floor any net/http design has here.
 set -eu
 mode=${1:-hit}
 runs=${2:-3}
@@ -39,6 +41,7 @@ prof=
 [ -n "${PROFILE:-}" ] && prof="-cpuprofile $out/cpu.out"
 [ -n "${MEMPROFILE:-}" ] && prof="$prof -memprofile $out/mem.out"
 [ -n "${CONFIG:-}" ] && prof="$prof -config $CONFIG"
+[ -n "${STATIC:-}" ] && prof="$prof -static -request $rec"
 # shellcheck disable=SC2086
 "$out/loadgen" serve -listen "$addr" -log-level "$level" $prof 2> "$out/server.log" &
 srv=$!

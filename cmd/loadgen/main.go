@@ -30,19 +30,21 @@
 package main
 
 import (
-	"runtime"
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -51,6 +53,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/cli"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/search"
@@ -142,6 +145,8 @@ func serve(args []string) error {
 	cfgPath := fs.String("config", "", "webgate config file (default: the zero-config defaults)")
 	level := fs.String("log-level", "info", "log level (webgate serve's default is info: one access-log line per request)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	static := fs.Bool("static", false, "answer every request with the bytes of one real answer, from a bare net/http server with webgate's server settings and one-write transport: the floor of any net/http design on this machine, to compare the stack against")
+	rec := fs.String("request", defaultRecording, "with -static: the recorded request whose answer is served")
 	memprofile := fs.String("memprofile", "", "write an allocation profile of the whole run to this file (sampling every 4 KiB allocated)")
 	fs.Parse(args)
 	if *memprofile != "" {
@@ -194,6 +199,14 @@ func serve(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *static {
+		h, err := staticAnswer(server.Handler(opts), *rec)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "loadgen: one recorded answer from bare net/http on http://%s (pid %d)\n", ln.Addr(), os.Getpid())
+		return serveBare(ctx, ln, h)
+	}
 	fmt.Fprintf(os.Stderr, "loadgen: webgate stack with a 0 ms in-process provider on http://%s (pid %d)\n", ln.Addr(), os.Getpid())
 	err = server.Serve(ctx, ln, opts)
 	fmt.Fprintf(os.Stderr, "loadgen: provider calls: %d\n", providerCalls.Load())
@@ -328,5 +341,54 @@ func load(args []string) error {
 	}
 	fmt.Printf("c=%d vary=%v requests=%d errors=%d throughput=%.0f req/s p50=%.3f ms p90=%.3f ms p99=%.3f ms max=%.3f ms\n",
 		*conc, *vary, len(lat), errs.Load(), float64(len(lat))/dur.Seconds(), pct(0.50), pct(0.90), pct(0.99), pct(1))
+	return nil
+}
+
+// staticAnswer asks stack for the answer to the recorded request once and
+// returns a handler that reads each request's body and sends those bytes,
+// with the same headers, in one write: everything net/http and the kernel
+// cost per request, and none of webgate's own work.
+func staticAnswer(stack http.Handler, recording string) (http.Handler, error) {
+	body, err := requestBody(recording)
+	if err != nil {
+		return nil, err
+	}
+	rr := httptest.NewRecorder()
+	stack.ServeHTTP(rr, httptest.NewRequest(http.MethodPost, "/v1/messages?beta=true", bytes.NewReader(body)))
+	if rr.Code != http.StatusOK || rr.Body.Len() < 1000 {
+		return nil, fmt.Errorf("static answer: status %d, %d bytes", rr.Code, rr.Body.Len())
+	}
+	answer := rr.Body.Bytes()
+	header := rr.Header().Clone()
+	header.Del("Content-Length")
+	return batchconn.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		_ = batchconn.WriteResponse(w, r, http.StatusOK, answer)
+	})), nil
+}
+
+// serveBare serves h with the http.Server settings server.Serve uses.
+func serveBare(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ConnContext:       batchconn.ConnContext,
+	}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(batchconn.Listener{Listener: ln}); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
 	return nil
 }
