@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/server"
 )
@@ -136,7 +137,7 @@ func (r *runtime) loggerTo(w io.Writer, def slog.Level) *slog.Logger {
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(httplog.NewTextHandler(w, opts))
 }
 
 // exitError carries a specific exit code.

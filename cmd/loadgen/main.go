@@ -56,6 +56,7 @@ import (
 	"github.com/webgate/webgate/batchconn"
 	"github.com/webgate/webgate/cli"
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/search"
 	"github.com/webgate/webgate/server"
 	"github.com/webgate/webgate/service"
@@ -186,7 +187,7 @@ func serve(args []string) error {
 	// As cli's serverLogger: text lines, batched.
 	lw := server.NewLogWriter(os.Stderr, 0)
 	defer lw.Flush()
-	log := slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: lv}))
+	log := slog.New(httplog.NewTextHandler(lw, &slog.HandlerOptions{Level: lv}))
 	opts, release, err := stack(cfg, log)
 	if err != nil {
 		return err
