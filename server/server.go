@@ -157,6 +157,28 @@ func handler(opts Options, st *state) http.Handler {
 	return h
 }
 
+// HTTPServer returns the http.Server that Serve serves h with: its
+// timeouts and limits, errors logged to log at warn, request contexts
+// derived from base, and batchconn's connection hook. Serve it on a
+// batchconn.Listener. cmd/loadgen measures bare net/http with it.
+func HTTPServer(h http.Handler, log *slog.Logger, base context.Context) *http.Server {
+	return &http.Server{
+		Handler: h,
+		// Slow-loris protection. There is no WriteTimeout because MCP
+		// responses stream for as long as a tool call runs; each call is
+		// bounded by the search and fetch deadlines instead.
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return base },
+		// Handlers with a complete response send it in one write (see
+		// package batchconn).
+		ConnContext: batchconn.ConnContext,
+	}
+}
+
 // Serve serves Handler(opts) on ln until ctx ends, then shuts down
 // gracefully: it stops accepting, lets in-flight requests finish for up to
 // ShutdownTimeout, then closes what is left. It returns nil after a clean
@@ -175,21 +197,7 @@ func Serve(ctx context.Context, ln net.Listener, opts Options) error {
 	// deadline passes.
 	base, cancelBase := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelBase(nil)
-	srv := &http.Server{
-		Handler: handler(opts, st),
-		// Slow-loris protection. There is no WriteTimeout because MCP
-		// responses stream for as long as a tool call runs; each call is
-		// bounded by the search and fetch deadlines instead.
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return base },
-		// Handlers with a complete response send it in one write (see
-		// package batchconn).
-		ConnContext: batchconn.ConnContext,
-	}
+	srv := HTTPServer(handler(opts, st), log, base)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(batchconn.Listener{Listener: ln}) }()
 	select {

@@ -376,14 +376,7 @@ func staticAnswer(stack http.Handler, recording string) (http.Handler, error) {
 
 // serveBare serves h with the http.Server settings server.Serve uses.
 func serveBare(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ConnContext:       batchconn.ConnContext,
-	}
+	srv := server.HTTPServer(h, slog.New(slog.DiscardHandler), ctx)
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
