@@ -211,6 +211,9 @@ func TestNewIDs(t *testing.T) {
 			seen[rest] = true
 		}
 	}
+	if id := newID("req_"); !strings.HasPrefix(id, "req_") || len(id) != 4+idLen || seen[id[4:]] {
+		t.Errorf("newID = %q: want req_ and %d fresh characters", id, idLen)
+	}
 	// 144,000 draws cover every character of the alphabet.
 	if len(chars) != len(idAlphabet) {
 		t.Errorf("ids use %d of the %d base62 characters", len(chars), len(idAlphabet))
