@@ -141,7 +141,7 @@ func (f *Floor) adjust() bool {
 			v[i] = s.Value.Uint64()
 		}
 	}
-	p := Percent(v[0], v[1]+v[2], f.min, f.base)
+	p := percentFor(v[0], v[1]+v[2], f.min, f.base)
 	// Small changes are not worth the heap lock SetGCPercent takes.
 	if p != f.percent && (p == f.base || math.Abs(float64(p-f.percent)) > float64(f.percent)/20) {
 		debug.SetGCPercent(p)
@@ -150,14 +150,14 @@ func (f *Floor) adjust() bool {
 	return true
 }
 
-// Percent returns the GOGC value that starts the next collection when the
+// percentFor returns the GOGC value that starts the next collection when the
 // heap reaches minBytes, or base when base percent of growth already gets
 // there. live is the heap the last collection left, roots the stacks and
 // globals it scanned. The runtime's goal for the next collection is the
 // larger of live + (live + roots) × GOGC/100 (since Go 1.18) and its
 // 4 MiB minimum heap × GOGC/100, which also holds before the first
 // collection, when live is 0.
-func Percent(live, roots, minBytes uint64, base int) int {
+func percentFor(live, roots, minBytes uint64, base int) int {
 	if minBytes <= live {
 		return base
 	}

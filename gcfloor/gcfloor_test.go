@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func TestPercent(t *testing.T) {
+func TestPercentFor(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
 		name             string
@@ -27,8 +27,8 @@ func TestPercent(t *testing.T) {
 		{"a huge floor is capped", 1 * mib, 0, 1 << 62, 100, maxPercent},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Percent(tc.live, tc.roots, tc.min, tc.base); got != tc.want {
-				t.Errorf("Percent(%d, %d, %d, %d) = %d, want %d", tc.live, tc.roots, tc.min, tc.base, got, tc.want)
+			if got := percentFor(tc.live, tc.roots, tc.min, tc.base); got != tc.want {
+				t.Errorf("percentFor(%d, %d, %d, %d) = %d, want %d", tc.live, tc.roots, tc.min, tc.base, got, tc.want)
 			}
 		})
 	}
