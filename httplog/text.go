@@ -32,14 +32,14 @@ func NewTextHandler(w io.Writer, opts *slog.HandlerOptions) slog.Handler {
 	if level == nil {
 		level = slog.LevelInfo
 	}
-	return &textHandler{w: w, level: level, slow: slow, mu: new(sync.Mutex)}
+	return &textHandler{w: w, level: level, slow: slow}
 }
 
 type textHandler struct {
 	w     io.Writer
 	level slog.Leveler
 	slow  *slog.TextHandler
-	mu    *sync.Mutex
+	mu    sync.Mutex // one Write at a time, as slog's handlers do
 }
 
 // maxFastLine bounds the pooled buffers: a longer line is written from a
