@@ -20,16 +20,6 @@ func attr(n *html.Node, key string) string {
 	return ""
 }
 
-func setAttr(n *html.Node, key, val string) {
-	for i, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			n.Attr[i].Val = val
-			return
-		}
-	}
-	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
-}
-
 // hasToken reports whether the space-separated list s contains tok
 // (case-insensitively), as for rel and class attributes.
 func hasToken(s, tok string) bool {
