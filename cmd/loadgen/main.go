@@ -1,7 +1,7 @@
 // Command loadgen measures the Anthropic proxy's search fast path with the
 // server and the load generator in separate processes.
 //
-//	go run ./cmd/loadgen serve [-listen 127.0.0.1:8788] [-config file] [-log-level info]
+//	go run ./cmd/loadgen serve [-listen 127.0.0.1:8788] [-config file] [-log-level info] [-static]
 //	    runs the HTTP stack `webgate serve` runs (cli.ServeOptions:
 //	    server.Serve with its middleware, authentication and metrics, the
 //	    JSON API, MCP and the Anthropic proxy, over the audit -> policy ->
@@ -13,6 +13,10 @@
 //	    defaults, as `webgate serve` does.
 //	    A distinct query per request therefore reaches the provider every
 //	    time (engine cache miss); a repeated query is an engine cache hit.
+//	    -static instead answers every request with the bytes of one real
+//	    answer from bare net/http (server.HTTPServer, one-write transport):
+//	    the floor the stack is compared against. -cpuprofile and
+//	    -memprofile write the run's CPU and allocation profiles.
 //
 //	go run ./cmd/loadgen load -url http://127.0.0.1:8788 -c 50 -d 10s [-vary]
 //	    posts Claude Code's recorded search-execution request over c
