@@ -66,7 +66,7 @@ func testAnthropicSDKEmulation(t *testing.T, node, kind string) {
 			up.Text("The page has a second part [4]. The search found it too [1]."))}
 	}
 	secondTurn := func(req up.Request) up.Reply {
-		if req.Contains("wg1.") || req.Contains("server_tool_use") || !req.Contains("First hit for webgate e2e", "SECOND-PART") {
+		if req.Contains("wg1.") || req.Contains("wg2.") || req.Contains("server_tool_use") || !req.Contains("First hit for webgate e2e", "SECOND-PART") {
 			t.Errorf("second turn not restored for the upstream:\n%s", req.Body)
 		}
 		return up.Reply{Events: up.Message("end_turn", up.Usage{Input: 1000, Output: 10}, up.Text("The search result came first [1]."))}
@@ -160,7 +160,7 @@ upstream:
 	}
 }
 
-var reRandom = regexp.MustCompile(`(msg|srvtoolu)_[0-9A-Za-z]{24}|wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+var reRandom = regexp.MustCompile(`(msg|srvtoolu)_[0-9A-Za-z]{24}|wg[12]\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
 
 // anon is a message with random ids and sealed tokens blanked.
 func anon(t *testing.T, m map[string]any) any {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/seal"
 )
 
 // upMessage is one message of the conversation sent upstream. raw, when
@@ -289,7 +290,7 @@ func (c *converter) result(raw json.RawMessage) error {
 	}
 	u.answered = true
 	c.server = true
-	if bytes.Contains(raw, []byte(`"wg1.`)) {
+	if seal.Contains(raw) {
 		c.sealed = true
 	}
 	rep, err := c.t.e.o.Toolbox.Restore(u.input, raw)
@@ -382,7 +383,7 @@ func (c *converter) citedText(raw json.RawMessage) (json.RawMessage, bool, error
 	}
 	var nums []int
 	for _, ci := range cites {
-		if bytes.Contains(ci, []byte(`"wg1.`)) {
+		if seal.Contains(ci) {
 			c.sealed = true
 		}
 		if err := c.t.e.o.Toolbox.VerifyCitation(ci); err != nil {

@@ -37,12 +37,18 @@ func appendSealedResult(b []byte, r *seal.Result) ([]byte, error) {
 	}
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(r.Version), 10)
-	b = append(b, `,"query":`...)
-	b = anthropic.AppendString(b, r.Query, true)
-	b = append(b, `,"url":`...)
-	b = anthropic.AppendString(b, r.URL, true)
-	b = append(b, `,"title":`...)
-	b = anthropic.AppendString(b, r.Title, true)
+	if r.Query != "" {
+		b = append(b, `,"query":`...)
+		b = anthropic.AppendString(b, r.Query, true)
+	}
+	if r.URL != "" {
+		b = append(b, `,"url":`...)
+		b = anthropic.AppendString(b, r.URL, true)
+	}
+	if r.Title != "" {
+		b = append(b, `,"title":`...)
+		b = anthropic.AppendString(b, r.Title, true)
+	}
 	if r.Snippet != "" {
 		b = append(b, `,"snippet":`...)
 		b = anthropic.AppendString(b, r.Snippet, true)
@@ -74,39 +80,17 @@ func appendSealedResult(b []byte, r *seal.Result) ([]byte, error) {
 func appendSealedCitation(b []byte, c *seal.Citation) []byte {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(c.Version), 10)
-	b = append(b, `,"url":`...)
-	b = anthropic.AppendString(b, c.URL, true)
+	if c.URL != "" {
+		b = append(b, `,"url":`...)
+		b = anthropic.AppendString(b, c.URL, true)
+	}
 	b = append(b, `,"result":`...)
 	b = strconv.AppendInt(b, int64(c.Result), 10)
-	b = append(b, `,"cited_text":`...)
-	b = anthropic.AppendString(b, c.CitedText, true)
+	if c.CitedText != "" {
+		b = append(b, `,"cited_text":`...)
+		b = anthropic.AppendString(b, c.CitedText, true)
+	}
 	return append(b, '}')
-}
-
-// OpenResult decrypts and authenticates an encrypted_content value.
-func OpenResult(s *seal.Sealer, token string) (*seal.Result, error) {
-	pt, err := s.Open(seal.PurposeResult, token)
-	if err != nil {
-		return nil, fmt.Errorf("open encrypted_content: %w", err)
-	}
-	var r seal.Result
-	if err := json.Unmarshal(pt, &r); err != nil {
-		return nil, fmt.Errorf("decode encrypted_content: %w", err)
-	}
-	return &r, nil
-}
-
-// OpenCitation decrypts and authenticates an encrypted_index value.
-func OpenCitation(s *seal.Sealer, token string) (*seal.Citation, error) {
-	pt, err := s.Open(seal.PurposeCitation, token)
-	if err != nil {
-		return nil, fmt.Errorf("open encrypted_index: %w", err)
-	}
-	var c seal.Citation
-	if err := json.Unmarshal(pt, &c); err != nil {
-		return nil, fmt.Errorf("decode encrypted_index: %w", err)
-	}
-	return &c, nil
 }
 
 // segment is a run of the digest text, [start, end) in composed.text,
@@ -305,23 +289,26 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	scratch, toks := (*sp)[:0], (*tp)[:0]
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
+	// The payloads leave out what the conversation shows (a result's url
+	// and title and the query, a citation's url and cited text); the
+	// tokens are bound to those instead (see seal.PurposeResult).
 	for i, r := range o.results {
 		sr := seal.Result{
-			Version: 1, Query: call.Query, URL: r.URL, Title: r.Title, Snippet: r.Snippet,
+			Version: seal.PayloadVersion, Snippet: r.Snippet,
 			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
 		}
 		if scratch, err = appendSealedResult(scratch[:0], &sr); err != nil {
 			return nil, fmt.Errorf("encode result %d: %w", i, err)
 		}
-		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeResult, scratch); err != nil {
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeResult, scratch, r.URL, titles[i], call.Query); err != nil {
 			return nil, fmt.Errorf("seal result %d: %w", i, err)
 		}
 		ends = append(ends, len(toks))
 	}
 	for _, ref := range t.refs {
-		sc := seal.Citation{Version: 1, URL: o.results[ref.result].URL, Result: ref.result, CitedText: ref.cited}
+		sc := seal.Citation{Version: seal.PayloadVersion, Result: ref.result}
 		scratch = appendSealedCitation(scratch[:0], &sc)
-		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeCitation, scratch); err != nil {
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeCitation, scratch, o.results[ref.result].URL, ref.cited); err != nil {
 			return nil, fmt.Errorf("seal citation: %w", err)
 		}
 		ends = append(ends, len(toks))

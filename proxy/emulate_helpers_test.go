@@ -283,7 +283,7 @@ func newIDNormalizer() *idNormalizer {
 	return &idNormalizer{seen: map[string]string{}, n: map[string]int{}}
 }
 
-var reAnyID = regexp.MustCompile(`\b(msg|srvtoolu|req)_[0-9A-Za-z]{24}\b|wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+var reAnyID = regexp.MustCompile(`\b(msg|srvtoolu|req)_[0-9A-Za-z]{24}\b|wg[12]\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
 
 func (z *idNormalizer) apply(b []byte) []byte {
 	return reAnyID.ReplaceAllFunc(b, func(m []byte) []byte {
@@ -292,7 +292,7 @@ func (z *idNormalizer) apply(b []byte) []byte {
 			return []byte(p)
 		}
 		kind := "sealed"
-		if i := strings.IndexByte(k, '_'); i > 0 && !strings.HasPrefix(k, "wg1.") {
+		if i := strings.IndexByte(k, '_'); i > 0 && !strings.HasPrefix(k, "wg") {
 			kind = k[:i]
 		}
 		z.n[kind]++

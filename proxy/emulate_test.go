@@ -512,7 +512,7 @@ func TestEmulateSealedRoundTrip(t *testing.T) {
 					} else if got := body.Messages[2].Content[0].Content; got != firstResult || got == "" {
 						t.Errorf("restored result differs from the one the model read:\nfirst: %s\nrestored: %s", firstResult, got)
 					}
-					for _, bad := range []string{"wg1.", "server_tool_use", "web_search_tool_result", "encrypted_", "citations"} {
+					for _, bad := range []string{"wg1.", "wg2.", "server_tool_use", "web_search_tool_result", "encrypted_", "citations"} {
 						if req.Contains(bad) {
 							t.Errorf("upstream got %q:\n%s", bad, req.Body)
 						}

@@ -133,13 +133,13 @@ func TestConcurrentAnswersIntact(t *testing.T) {
 				}
 				body, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				toks := regexpAllSubmatch(`"encrypted_content":"([^"]+)"`, body)
+				toks := regexpAllSubmatch(`"title":"([^"\\]*)","url":"([^"]+)","encrypted_content":"([^"]+)"`, body)
 				if len(toks) != len(goResults) {
 					t.Errorf("%q: %d results", q, len(toks))
 					return
 				}
 				for _, m := range toks {
-					r, err := OpenResult(s, m[1])
+					r, err := s.OpenResult(m[3], m[2], m[1], q)
 					if err != nil || r.Query != q {
 						t.Errorf("%q: sealed result for %+v (%v)", q, r, err)
 						return

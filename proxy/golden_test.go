@@ -5,16 +5,18 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/webgate/webgate/guard"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/seal"
 	"github.com/webgate/webgate/search"
 )
 
@@ -186,28 +188,86 @@ func TestGolden(t *testing.T) {
 
 // checkSealed opens every sealed token in a response, proving that
 // encrypted_content and encrypted_index are real webgate-sealed payloads
-// that agree with the visible fields.
+// bound to the fields their blocks show.
 func checkSealed(t *testing.T, body []byte) {
 	t.Helper()
 	s := testSealer(t)
-	for _, m := range regexpAllSubmatch(`"url":"([^"]+)","encrypted_content":"([^"]+)"`, body) {
-		r, err := OpenResult(s, m[2])
+	query := answeredQuery(t, body)
+	const str = `"((?:[^"\\]|\\.)*)"`
+	results := regexpAllSubmatch(`"title":`+str+`,"url":`+str+`,"encrypted_content":"([^"]+)"`, body)
+	cites := regexpAllSubmatch(`"url":`+str+`,"title":`+str+`,"encrypted_index":"([^"]+)","cited_text":`+str, body)
+	if bytes.Contains(body, []byte(`"encrypted_content"`)) != (len(results) > 0) || bytes.Contains(body, []byte(`"encrypted_index"`)) != (len(cites) > 0) {
+		t.Fatalf("checkSealed found %d results and %d citations in a body that does not look that way", len(results), len(cites))
+	}
+	for _, m := range results {
+		title, url := unquoteJSON(t, m[1]), unquoteJSON(t, m[2])
+		r, err := s.OpenResult(m[3], url, title, query)
 		if err != nil {
-			t.Fatalf("encrypted_content does not open: %v", err)
+			t.Fatalf("encrypted_content of %s does not open: %v", url, err)
 		}
-		if r.URL != m[1] {
-			t.Errorf("sealed result url %q, visible url %q", r.URL, m[1])
+		if r.Version != seal.PayloadVersion || r.URL != url || r.Title != title || r.Query != query {
+			t.Errorf("sealed result %+v, shown as %q %q for %q", r, url, title, query)
+		}
+		if _, err := s.OpenResult(m[3], url, title+"!", query); err == nil {
+			t.Errorf("encrypted_content of %s opens with another title", url)
+		}
+		if _, err := s.OpenResult(m[3], url, title, query+"!"); err == nil {
+			t.Errorf("encrypted_content of %s opens for another query", url)
 		}
 	}
-	for _, m := range regexpAllSubmatch(`"url":"([^"]+)","title":"(?:[^"\\]|\\.)*","encrypted_index":"([^"]+)"`, body) {
-		c, err := OpenCitation(s, m[2])
-		if err != nil {
-			t.Fatalf("encrypted_index does not open: %v", err)
+	for _, m := range cites {
+		url, cited := unquoteJSON(t, m[1]), unquoteJSON(t, m[4])
+		if _, err := s.OpenCitation(m[3], url, cited); err != nil {
+			t.Fatalf("encrypted_index of %s does not open: %v", url, err)
 		}
-		if c.URL != m[1] {
-			t.Errorf("sealed citation url %q, visible url %q", c.URL, m[1])
+		if _, err := s.OpenCitation(m[3], url+"x", cited); err == nil {
+			t.Errorf("encrypted_index of %s opens under another url", url)
 		}
 	}
+}
+
+// answeredQuery returns the query of the server_tool_use block in a
+// response, streamed (its input_json_delta) or not, or "" if it has none.
+func answeredQuery(t *testing.T, body []byte) string {
+	t.Helper()
+	var in struct{ Query string }
+	if bytes.HasPrefix(body, []byte("{")) {
+		var msg struct {
+			Content []struct {
+				Type  string
+				Input json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(body, &msg); err != nil {
+			t.Fatalf("response: %v", err)
+		}
+		for _, b := range msg.Content {
+			if b.Type == "server_tool_use" {
+				if err := json.Unmarshal(b.Input, &in); err != nil {
+					t.Fatalf("server_tool_use input: %v", err)
+				}
+			}
+		}
+		return in.Query
+	}
+	m := regexp.MustCompile(`"partial_json":"((?:[^"\\]|\\.)*)"`).FindSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	if err := json.Unmarshal([]byte(unquoteJSON(t, string(m[1]))), &in); err != nil {
+		t.Fatalf("input_json_delta: %v", err)
+	}
+	return in.Query
+}
+
+// unquoteJSON decodes the contents of a JSON string literal.
+func unquoteJSON(t *testing.T, s string) string {
+	t.Helper()
+	var out string
+	if err := json.Unmarshal([]byte(`"`+s+`"`), &out); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return out
 }
 
 func compareGolden(t *testing.T, path string, got []byte) {

@@ -231,8 +231,8 @@ func post(t testing.TB, h http.Handler, path string, headers map[string]string, 
 
 var (
 	reMsgID    = regexp.MustCompile(`"(msg|srvtoolu)_[0-9A-Za-z]{24}"`)
-	reSealed   = regexp.MustCompile(`"(encrypted_content|encrypted_index)":"wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"`)
-	reSealedID = regexp.MustCompile(`wg1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
+	reSealed   = regexp.MustCompile(`"(encrypted_content|encrypted_index)":"wg[12]\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"`)
+	reSealedID = regexp.MustCompile(`wg[12]\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
 	// reNonce matches the random id of untrusted-content boundaries.
 	reNonce = regexp.MustCompile(`untrusted ([a-z ]+), id [0-9a-f]{12}`)
 )

@@ -203,7 +203,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method == http.MethodPost && bytes.Contains(body, sealedMarker) {
+	if r.Method == http.MethodPost && seal.Contains(body) {
 		// Message batches (and anything else below /v1/messages/) cannot
 		// be emulated, and webgate's sealed values must never reach an
 		// upstream, which could not read them anyway.
@@ -221,23 +221,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serverToolMarkers are cheap pre-filters: a body that mentions none of
 // them declares no server tool and holds none of their blocks, so an
 // ordinary conversation (often megabytes) is forwarded without a parse.
-var serverToolMarkers = [][]byte{[]byte(`"web_search_`), []byte(`"web_fetch_`), []byte(`"server_tool_use"`), sealedMarker}
-
-// sealedMarker starts every value webgate seals (seal's wg1 format).
-var sealedMarker = []byte(`"wg1.`)
+var serverToolMarkers = [][]byte{[]byte(`"web_search_`), []byte(`"web_fetch_`), []byte(`"server_tool_use"`)}
 
 // emulation decides whether a request is emulated. ok reports that the
 // proxy must answer it here (with the turn, or with err when the request
 // cannot be emulated); otherwise it is forwarded untouched.
 func (h *Handler) emulation(body []byte) (t *emulate.Turn, ok bool, err error) {
-	if !h.everyTurn && !containsAny(body, serverToolMarkers) {
+	if !h.everyTurn && !containsAny(body, serverToolMarkers) && !seal.Contains(body) {
 		return nil, false, nil
 	}
 	t, err = h.emu.Prepare(body)
 	if err != nil {
 		// A request this upstream would take as is is its to judge, unless
 		// it carries webgate's sealed values, which must never reach it.
-		if h.everyTurn || h.emulating || bytes.Contains(body, sealedMarker) {
+		if h.everyTurn || h.emulating || seal.Contains(body) {
 			return nil, true, err
 		}
 		return nil, false, nil

@@ -19,6 +19,7 @@ func TestSealedPayloadEncoding(t *testing.T) {
 		{Version: 1, Query: awkward, URL: "https://x.test/?a=1&b=<2>", Title: awkward, Snippet: awkward,
 			PageAge: "May 1, 2025", Passages: []string{awkward, "p2"}, Provider: "searxng", Retrieved: now.Truncate(time.Second)},
 		{Version: 1, Retrieved: time.Date(2026, 1, 1, 0, 0, 0, 1, time.FixedZone("x", 3600))},
+		{Version: seal.PayloadVersion, Query: "q", Snippet: "s", Provider: "brave", Retrieved: now},
 	}
 	for _, r := range results {
 		want, err := json.Marshal(r)
@@ -37,7 +38,7 @@ func TestSealedPayloadEncoding(t *testing.T) {
 	if _, err := appendSealedResult(nil, &bad); err == nil {
 		t.Error("year 10000: want json.Marshal's error")
 	}
-	for _, c := range []seal.Citation{{}, {Version: 1, URL: "https://x.test/<&>", Result: 3, CitedText: awkward}} {
+	for _, c := range []seal.Citation{{}, {Version: 1, URL: "https://x.test/<&>", Result: 3, CitedText: awkward}, {Version: seal.PayloadVersion, Result: 2}} {
 		want, err := json.Marshal(c)
 		if err != nil {
 			t.Fatal(err)

@@ -3,9 +3,12 @@ package seal
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustKey(t *testing.T, id string) Key {
@@ -27,7 +30,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(tok, "wg1.k1.") {
+		if !strings.HasPrefix(tok, "wg2.k1.") {
 			t.Fatalf("token %q lacks version and key id prefix", tok)
 		}
 		got, err := s.Open("content", tok)
@@ -51,13 +54,13 @@ func TestTamperDetection(t *testing.T) {
 	swapped, _ := New(Key{ID: "k2", Secret: k1.Secret})
 	other, _ := New(Key{ID: "k1", Secret: bytes.Repeat([]byte{7}, KeySize)})
 	tok, _ := s.Seal("content", []byte("secret page"))
-	payload := tok[len("wg1.k1."):]
+	payload := tok[len("wg2.k1."):]
 	raw, _ := base64.RawURLEncoding.DecodeString(payload)
 
 	flip := func(i int) string {
 		c := bytes.Clone(raw)
 		c[i] ^= 1
-		return "wg1.k1." + base64.RawURLEncoding.EncodeToString(c)
+		return "wg2.k1." + base64.RawURLEncoding.EncodeToString(c)
 	}
 	tests := []struct {
 		name    string
@@ -69,14 +72,15 @@ func TestTamperDetection(t *testing.T) {
 		{"flipped nonce", s, "content", flip(0), ErrInvalid},
 		{"flipped ciphertext", s, "content", flip(13), ErrInvalid},
 		{"flipped tag", s, "content", flip(len(raw) - 1), ErrInvalid},
-		{"truncated", s, "content", "wg1.k1." + base64.RawURLEncoding.EncodeToString(raw[:10]), ErrMalformed},
+		{"truncated", s, "content", "wg2.k1." + base64.RawURLEncoding.EncodeToString(raw[:10]), ErrMalformed},
 		{"other purpose", s, "index", tok, ErrInvalid},
 		{"same id other secret", other, "content", tok, ErrInvalid},
-		{"unknown key id", s, "content", "wg1.k9." + payload, ErrUnknownKey},
-		{"swapped key id", swapped, "content", "wg1.k2." + payload, ErrInvalid},
-		{"bad version", s, "content", "wg2.k1." + payload, ErrMalformed},
+		{"unknown key id", s, "content", "wg2.k9." + payload, ErrUnknownKey},
+		{"swapped key id", swapped, "content", "wg2.k2." + payload, ErrInvalid},
+		{"unknown version", s, "content", "wg3.k1." + payload, ErrMalformed},
+		{"relabelled as wg1", s, "content", "wg1.k1." + payload, ErrInvalid},
 		{"no dots", s, "content", "garbage", ErrMalformed},
-		{"bad base64", s, "content", "wg1.k1.***", ErrMalformed},
+		{"bad base64", s, "content", "wg2.k1.***", ErrMalformed},
 		{"empty", s, "content", "", ErrMalformed},
 	}
 	for _, tt := range tests {
@@ -103,7 +107,7 @@ func TestKeyRotation(t *testing.T) {
 		t.Fatalf("rotated sealer cannot open old token: %q, %v", got, err)
 	}
 	tokNew, _ := rotated.Seal("content", []byte("after"))
-	if !strings.HasPrefix(tokNew, "wg1.new.") {
+	if !strings.HasPrefix(tokNew, "wg2.new.") {
 		t.Fatalf("rotated sealer seals with %q, want the first key", tokNew)
 	}
 	retired, _ := New(cur)
@@ -142,7 +146,7 @@ func TestParseKeyAndFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok, _ := s.Seal("p", []byte("x"))
-	if !strings.HasPrefix(tok, "wg1.eph.") {
+	if !strings.HasPrefix(tok, "wg2.eph.") {
 		t.Errorf("ephemeral token %q", tok)
 	}
 }
@@ -190,5 +194,169 @@ func TestAppendSeal(t *testing.T) {
 	room := make([]byte, 0, 4096)
 	if n := testing.AllocsPerRun(100, func() { _, _ = s.AppendSeal(room[:0], "content", pt) }); n != 0 {
 		t.Errorf("AppendSeal into a buffer with room allocates %v times", n)
+	}
+	url, title := "https://x.test/", "A title"
+	if n := testing.AllocsPerRun(100, func() { _, _ = s.AppendSeal(room[:0], "content", pt, url, title) }); n != 0 {
+		t.Errorf("AppendSeal with bound fields into a buffer with room allocates %v times", n)
+	}
+	tok, err := s.AppendSeal(nil, "content", pt, url, title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tok), s.TokenLen(len(pt)); got != want {
+		t.Errorf("token with bound fields is %d bytes, TokenLen says %d", got, want)
+	}
+	if got, err := s.Open("content", string(tok), url, title); err != nil || !bytes.Equal(got, pt) {
+		t.Errorf("token with bound fields: Open = %q, %v", got, err)
+	}
+}
+
+// TestBound: a token opens only with the fields it was sealed with, in the
+// same order, and field boundaries count.
+func TestBound(t *testing.T) {
+	s, err := New(mustKey(t, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := s.Seal("content", []byte("payload"), "ab", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		bound []string
+		want  error
+	}{
+		{"same fields", []string{"ab", "c"}, nil},
+		{"other boundary", []string{"a", "bc"}, ErrInvalid},
+		{"swapped", []string{"c", "ab"}, ErrInvalid},
+		{"one changed", []string{"ab", "d"}, ErrInvalid},
+		{"one missing", []string{"ab"}, ErrInvalid},
+		{"one extra", []string{"ab", "c", ""}, ErrInvalid},
+		{"none", nil, ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Open("content", tok, tt.bound...)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Open error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	unbound, _ := s.Seal("content", []byte("payload"))
+	if _, err := s.Open("content", unbound, ""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a token sealed with no fields opens with an empty one: %v", err)
+	}
+}
+
+// sealV1 makes a token as webgate sealed them before fields were bound.
+func sealV1(t *testing.T, s *Sealer, purpose string, pt []byte) string {
+	t.Helper()
+	nonce := make([]byte, s.seal.NonceSize())
+	ct := s.seal.Seal(nonce, nonce, pt, additionalData(versionUnbound, purpose, s.primary))
+	return versionUnbound + "." + s.primary + "." + base64.RawURLEncoding.EncodeToString(ct)
+}
+
+// TestOpenV1: wg1 tokens keep opening, whatever fields are given, and
+// OpenResult and OpenCitation compare the fields their payloads carry.
+func TestOpenV1(t *testing.T) {
+	s, err := New(mustKey(t, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := sealV1(t, s, "content", []byte("old"))
+	if got, err := s.Open("content", tok, "any", "fields"); err != nil || string(got) != "old" {
+		t.Fatalf("wg1 token: Open = %q, %v", got, err)
+	}
+	if _, err := s.Open("index", tok); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("wg1 token opened for another purpose: %v", err)
+	}
+
+	res := sealV1(t, s, PurposeResult, []byte(`{"v":1,"query":"q","url":"https://a.test/","title":"Sealed title","snippet":"s","retrieved":"2026-01-02T03:04:05Z"}`))
+	r, err := s.OpenResult(res, "https://a.test/", "Shown title", "other query")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.URL != "https://a.test/" || r.Title != "Sealed title" || r.Query != "q" || r.Snippet != "s" {
+		t.Errorf("v1 result = %+v", r)
+	}
+	if _, err := s.OpenResult(res, "https://b.test/", "Sealed title", "q"); !errors.Is(err, ErrMismatch) {
+		t.Errorf("v1 result under another url: %v, want ErrMismatch", err)
+	}
+	cit := sealV1(t, s, PurposeCitation, []byte(`{"v":1,"url":"https://a.test/","result":2,"cited_text":"quoted"}`))
+	if c, err := s.OpenCitation(cit, "https://a.test/", "quoted"); err != nil || c.Result != 2 {
+		t.Errorf("v1 citation = %+v, %v", c, err)
+	}
+	for _, f := range [][2]string{{"https://b.test/", "quoted"}, {"https://a.test/", "edited"}} {
+		if _, err := s.OpenCitation(cit, f[0], f[1]); !errors.Is(err, ErrMismatch) {
+			t.Errorf("v1 citation with %q: %v, want ErrMismatch", f, err)
+		}
+	}
+}
+
+// TestOpenResultV2: version 2 payloads leave the visible fields out,
+// OpenResult and OpenCitation fill them in, and changing one fails.
+func TestOpenResultV2(t *testing.T) {
+	s, err := New(mustKey(t, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	pt, _ := json.Marshal(Result{Version: PayloadVersion, Snippet: "s", Retrieved: when})
+	if bytes.Contains(pt, []byte(`"url"`)) || bytes.Contains(pt, []byte(`"title"`)) || bytes.Contains(pt, []byte(`"query"`)) {
+		t.Fatalf("v2 payload %s holds the bound fields", pt)
+	}
+	tok, err := s.Seal(PurposeResult, pt, "https://a.test/", "Title", "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.OpenResult(tok, "https://a.test/", "Title", "q")
+	want := Result{Version: 2, Query: "q", URL: "https://a.test/", Title: "Title", Snippet: "s", Retrieved: when}
+	if err != nil || !reflect.DeepEqual(r, want) {
+		t.Fatalf("OpenResult = %+v, %v; want %+v", r, err, want)
+	}
+	for _, f := range [][3]string{{"https://b.test/", "Title", "q"}, {"https://a.test/", "Other", "q"}, {"https://a.test/", "Title", "q2"}} {
+		if _, err := s.OpenResult(tok, f[0], f[1], f[2]); !errors.Is(err, ErrInvalid) {
+			t.Errorf("result shown as %q: %v, want ErrInvalid", f, err)
+		}
+	}
+	pt, _ = json.Marshal(Citation{Version: PayloadVersion, Result: 3})
+	tok, _ = s.Seal(PurposeCitation, pt, "https://a.test/", "quoted")
+	if c, err := s.OpenCitation(tok, "https://a.test/", "quoted"); err != nil || c != (Citation{Version: 2, URL: "https://a.test/", Result: 3, CitedText: "quoted"}) {
+		t.Errorf("OpenCitation = %+v, %v", c, err)
+	}
+	if _, err := s.OpenCitation(tok, "https://a.test/", "quoted!"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("citation with edited cited_text: %v, want ErrInvalid", err)
+	}
+	if _, err := s.OpenResult(tok, "https://a.test/", "quoted", ""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("citation token opened as a result: %v, want ErrInvalid", err)
+	}
+}
+
+func TestIsTokenAndContains(t *testing.T) {
+	tests := []struct {
+		s        string
+		token    bool
+		contains bool
+	}{
+		{"wg2.k.abc", true, false},
+		{"wg1.k.abc", true, false},
+		{"wg3.k.abc", false, false},
+		{"wg2", false, false},
+		{"xwg2.k.a", false, false},
+		{`{"encrypted_content":"wg2.k.abc"}`, false, true},
+		{`{"encrypted_index":"wg1.eph.abc"}`, false, true},
+		{`{"a":"wg","b":"wg2x","c":"wg3.k"}`, false, false},
+		{`{"a":"wg","b":"wg1.k"}`, false, true},
+		{`"wg2`, false, false},
+		{``, false, false},
+	}
+	for _, tt := range tests {
+		if got := IsToken(tt.s); got != tt.token {
+			t.Errorf("IsToken(%q) = %v", tt.s, got)
+		}
+		if got := Contains([]byte(tt.s)); got != tt.contains {
+			t.Errorf("Contains(%q) = %v", tt.s, got)
+		}
 	}
 }

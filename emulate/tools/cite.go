@@ -54,7 +54,7 @@ func (b *Box) Cite(src *emulate.Source, claim string) (json.RawMessage, error) {
 		best = src.Title
 	}
 	cited := prefixRunes(strings.TrimSuffix(best, "…"), maxSearchCited)
-	tok, err := sealJSON(b.o.Sealer, seal.PurposeCitation, seal.Citation{Version: 1, URL: src.URL, Result: src.Number, CitedText: cited})
+	tok, err := sealJSON(b.o.Sealer, seal.PurposeCitation, seal.Citation{Version: seal.PayloadVersion, Result: src.Number}, src.URL, cited)
 	if err != nil {
 		return nil, fmt.Errorf("seal citation: %w", err)
 	}

@@ -64,13 +64,9 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 	}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
-		var sr seal.Result
-		err := open(b.o.Sealer, seal.PurposeResult, r.EncryptedContent, &sr)
+		sr, err := openResult(b.o.Sealer, r.EncryptedContent, r.URL, r.Title, in.Query)
 		switch {
 		case err == nil:
-			if sr.URL != r.URL {
-				return emulate.Report{}, fmt.Errorf("%w: web_search_result %d: url does not match its encrypted_content", emulate.ErrInvalidHistory, i)
-			}
 		case errors.Is(err, errForeignKey):
 			// Anthropic's own result, or webgate's under a key this
 			// process lacks: the model gets what the client can see.
@@ -78,7 +74,7 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 			if r.PageAge != nil {
 				sr.PageAge = *r.PageAge
 			}
-			if IsSealed(r.EncryptedContent) {
+			if seal.IsToken(r.EncryptedContent) {
 				b.log.Warn("web search result sealed with an unknown key; restoring its title and URL only (configure upstream.seal_keys to keep content across restarts and replicas)", "url", r.URL)
 			}
 		default:
@@ -151,15 +147,11 @@ func (b *Box) VerifyCitation(raw json.RawMessage) error {
 	if c.Type != "web_search_result_location" {
 		return nil
 	}
-	var sc seal.Citation
-	switch err := open(b.o.Sealer, seal.PurposeCitation, c.EncryptedIndex, &sc); {
+	switch _, err := openCitation(b.o.Sealer, c.EncryptedIndex, c.URL, c.CitedText); {
 	case errors.Is(err, errForeignKey):
 		return nil
 	case err != nil:
-		return err
-	}
-	if sc.URL != c.URL || sc.CitedText != c.CitedText {
-		return fmt.Errorf("%w: citation of %s does not match its encrypted_index", emulate.ErrInvalidHistory, c.URL)
+		return fmt.Errorf("citation of %s: %w", c.URL, err)
 	}
 	return nil
 }

@@ -4,48 +4,62 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/seal"
 )
 
-// tokenPrefix starts every token webgate seals (see package seal).
-const tokenPrefix = "wg1."
-
-// IsSealed reports whether an encrypted_content or encrypted_index value
-// was sealed by webgate, as opposed to Anthropic's own opaque values.
-func IsSealed(token string) bool { return strings.HasPrefix(token, tokenPrefix) }
-
-// errForeignKey means a webgate token sealed with a key this process does
-// not hold (another replica's ephemeral key, or a retired one): not a
-// forgery, just unreadable.
+// errForeignKey means a value webgate cannot read: another party's
+// opaque value (Anthropic's own), or a webgate token sealed with a key
+// this process does not hold (another replica's ephemeral key, or a
+// retired one). Not a forgery, just unreadable.
 var errForeignKey = errors.New("sealed with an unknown key")
 
-// open authenticates and decodes a token into v. A token that is not
-// webgate's, or whose key id is unknown, is errForeignKey; one that fails
-// authentication or decoding wraps emulate.ErrInvalidHistory.
-func open(s *seal.Sealer, purpose, token string, v any) error {
-	if !IsSealed(token) {
-		return errForeignKey
-	}
-	pt, err := s.Open(purpose, token)
+// openErr maps what package seal reports for a webgate token to the
+// toolbox's errors: errForeignKey for a key this process lacks, and
+// emulate.ErrInvalidHistory for tokens that fail to authenticate or do not
+// match their block.
+func openErr(purpose string, err error) error {
 	switch {
+	case err == nil:
+		return nil
 	case errors.Is(err, seal.ErrUnknownKey):
 		return errForeignKey
-	case err != nil:
-		return fmt.Errorf("%w: %s does not authenticate: %v", emulate.ErrInvalidHistory, purpose, err)
+	case errors.Is(err, seal.ErrMismatch):
+		return fmt.Errorf("%w: %s does not match its block", emulate.ErrInvalidHistory, purpose)
+	default:
+		// For a wg2 token this is also what an edited url, title, cited
+		// text or query gives: they are bound to it.
+		return fmt.Errorf("%w: %s does not authenticate against its block (forged, or its url, title, cited text or query edited): %v", emulate.ErrInvalidHistory, purpose, err)
 	}
-	if err := json.Unmarshal(pt, v); err != nil {
-		return fmt.Errorf("%w: %s: %v", emulate.ErrInvalidHistory, purpose, err)
-	}
-	return nil
 }
 
-func sealJSON(s *seal.Sealer, purpose string, v any) (string, error) {
+// openResult opens a web_search_result's encrypted_content (see
+// seal.Sealer.OpenResult), with openErr's errors.
+func openResult(s *seal.Sealer, token, url, title, query string) (seal.Result, error) {
+	if !seal.IsToken(token) {
+		return seal.Result{}, errForeignKey
+	}
+	r, err := s.OpenResult(token, url, title, query)
+	return r, openErr(seal.PurposeResult, err)
+}
+
+// openCitation opens a citation's encrypted_index (see
+// seal.Sealer.OpenCitation), with openErr's errors.
+func openCitation(s *seal.Sealer, token, url, citedText string) (seal.Citation, error) {
+	if !seal.IsToken(token) {
+		return seal.Citation{}, errForeignKey
+	}
+	c, err := s.OpenCitation(token, url, citedText)
+	return c, openErr(seal.PurposeCitation, err)
+}
+
+// sealJSON seals v's JSON for purpose, bound to the block's visible
+// fields (see seal.PurposeResult).
+func sealJSON(s *seal.Sealer, purpose string, v any, bound ...string) (string, error) {
 	pt, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}
-	return s.Seal(purpose, pt)
+	return s.Seal(purpose, pt, bound...)
 }

@@ -147,16 +147,20 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 	block := anthropic.WebSearchToolResultBlock{ToolUseID: call.ID, Results: make([]anthropic.WebSearchResult, 0, len(results))}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
+		// The payload leaves out the url and title the block shows and
+		// the query; the token is bound to them instead.
 		sr := seal.Result{
-			Version: 1, Query: in.Query, URL: r.URL, Title: resultTitle(r.Title, r.URL), Snippet: oneLine(r.Snippet),
+			Version: seal.PayloadVersion, Snippet: oneLine(r.Snippet),
 			PageAge: r.Age(), Passages: passages[i], Provider: r.Provider, Retrieved: now,
 		}
-		tok, err := sealJSON(t.box.o.Sealer, seal.PurposeResult, sr)
+		title := resultTitle(r.Title, r.URL)
+		tok, err := sealJSON(t.box.o.Sealer, seal.PurposeResult, sr, r.URL, title, in.Query)
 		if err != nil {
 			// Sealing only fails if the system's randomness does.
 			t.box.log.ErrorContext(ctx, "seal web search result", "err", err)
 			return t.failure(call.ID, in, CodeUnavailable)
 		}
+		sr.URL, sr.Title, sr.Query = r.URL, title, in.Query
 		wr := anthropic.WebSearchResult{Title: sr.Title, URL: r.URL, EncryptedContent: tok}
 		if sr.PageAge != "" {
 			age := sr.PageAge
