@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -154,6 +155,13 @@ func (s *scanner) array(depth int, elem func() bool) bool {
 func (s *scanner) skipString() (end int, escaped, ok bool) {
 	i := s.i + 1
 	for i < len(s.b) {
+		// Runs of plain bytes, most of a prompt, go eight at a time.
+		for i+8 <= len(s.b) && !special8(binary.LittleEndian.Uint64(s.b[i:])) {
+			i += 8
+		}
+		if i >= len(s.b) {
+			break
+		}
 		c := s.b[i]
 		switch {
 		case c == '"':
@@ -194,6 +202,20 @@ func (s *scanner) skipString() (end int, escaped, ok bool) {
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// special8 reports whether any of the eight bytes in x needs skipString's
+// attention: a quote, a backslash, a control character or a non-ASCII
+// byte. It is exact: each test below is one of the classic SWAR
+// "has a byte that..." expressions, which have no false positives when
+// only their being non-zero is used.
+func special8(x uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	q, bs := x^'"'*ones, x^'\\'*ones
+	return (x|(x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0
 }
 
 // str decodes a string value; null gives "", as encoding/json leaves a

@@ -2,10 +2,13 @@ package anthropic
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -130,4 +133,34 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSpecial8 checks the word-at-a-time test against the byte-at-a-time
+// one: every byte value in every position of an otherwise plain word, and
+// random words.
+func TestSpecial8(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf }
+	word := func(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+	for pos := range 8 {
+		for c := range 256 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			if got, want := special8(word(b)), special(byte(c)); got != want {
+				t.Fatalf("special8(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, 8)
+	for range 200000 {
+		want := false
+		for i := range b {
+			// Mostly bytes near the boundaries, where borrows matter.
+			b[i] = []byte{0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0x00, 0xff, byte(rng.IntN(256))}[rng.IntN(13)]
+			want = want || special(b[i])
+		}
+		if got := special8(word(b)); got != want {
+			t.Fatalf("special8(% x) = %v, want %v", b, got, want)
+		}
+	}
 }

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/cli"
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/guard"
+	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/server"
 )
 
@@ -112,7 +114,9 @@ func (d *discardWriter) Flush()                      {}
 // so the difference is what they cost; the defaults are what
 // `webgate serve` runs.
 func BenchmarkStack(b *testing.B) {
-	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// The log handler and heap floor `webgate serve` runs with.
+	log := slog.New(httplog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	defer cli.HeapFloor(config.Default(), os.LookupEnv, log)()
 	body := recording(b)
 	noscan := func() *config.Config {
 		c := config.Default()
