@@ -102,9 +102,10 @@ const maxPooled = 256 << 10
 // tolerated (events then arrive when the server's buffer fills or the
 // handler returns) instead of failing the stream on its first event.
 func HTTPFlusher(w http.ResponseWriter) func() error {
-	rc := http.NewResponseController(w)
 	return func() error {
-		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		// The controller is made per flush, on the stack: a response
+		// that never flushes (a fast answer written whole) pays nothing.
+		if err := http.NewResponseController(w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return err
 		}
 		return nil

@@ -127,6 +127,10 @@ func userText(m anthropic.MessageParam) (string, bool) {
 	if len(m.Blocks) == 0 {
 		return "", false
 	}
+	if len(m.Blocks) == 1 {
+		// Claude Code's case: the text as it is, without a copy.
+		return m.Blocks[0].Text, m.Blocks[0].Type == "text"
+	}
 	var b strings.Builder
 	for i, blk := range m.Blocks {
 		if blk.Type != "text" {

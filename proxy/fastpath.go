@@ -239,7 +239,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		Content: []anthropic.ContentBlock{},
 		Usage:   anthropic.Usage{InputTokens: inputTokens(c), OutputTokens: 1},
 	}
-	w.Header().Set("request-id", reqID)
+	// The canonical form of Anthropic's "request-id", set directly: Set
+	// would canonicalize it into a new string on every response.
+	w.Header()["Request-Id"] = []string{reqID}
 
 	var ew *anthropic.EventWriter
 	if c.Stream {

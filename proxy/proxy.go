@@ -295,7 +295,16 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 	if r.ContentLength > h.cfg.MaxBodyBytes {
 		return nil, fmt.Errorf("body is %d bytes, limit %d: %w", r.ContentLength, h.cfg.MaxBodyBytes, errBodyTooLarge)
 	}
-	b, err := readAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes), r.ContentLength)
+	body := r.Body
+	if r.ContentLength < 0 {
+		// Chunked: bound it here. With a Content-Length (checked above)
+		// net/http's body already stops there.
+		body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
+	}
+	b, err := readAll(body, r.ContentLength)
+	// Closed once read, net/http has nothing left to drain before it
+	// writes the response.
+	_ = r.Body.Close()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -203,7 +203,12 @@ func (e *Engine) Search(ctx context.Context, q Query) (*Response, error) {
 	key := e.cacheKey(&q)
 	if e.opts.Cache != nil {
 		if r, ok := e.opts.Cache.Get(ctx, key); ok && r != nil {
-			out := *r
+			if r.Cached && r.Attempts == nil {
+				// Stored by this process (below), already marked: shared
+				// read-only, as the doc says, instead of copied per hit.
+				return r, nil
+			}
+			out := *r // decoded from a shared tier
 			out.Cached = true
 			out.Attempts = nil
 			return &out, nil
@@ -227,7 +232,7 @@ func (e *Engine) Search(ctx context.Context, q Query) (*Response, error) {
 		}
 		if e.opts.Cache != nil {
 			stored := *resp
-			stored.Attempts = nil
+			stored.Attempts, stored.Cached = nil, true
 			e.opts.Cache.Set(fctx, key, &stored, e.opts.CacheTTL)
 		}
 		return resp, nil
