@@ -360,3 +360,37 @@ func TestIsTokenAndContains(t *testing.T) {
 		}
 	}
 }
+
+// FuzzContains checks Contains against the two substring searches it
+// replaces.
+func FuzzContains(f *testing.F) {
+	for _, s := range []string{`{"a":"wg2.k.x"}`, `"wg1.`, `"wg"wg2.`, `"wg3."wg`, `wg2.`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := bytes.Contains(b, []byte(`"wg1.`)) || bytes.Contains(b, []byte(`"wg2.`))
+		if got := Contains(b); got != want {
+			t.Fatalf("Contains(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+// FuzzOpen: no input makes Open panic, and nothing opens but a token
+// sealed with the key (the seed's, made anew in each fuzzing process)
+// with its own fields.
+func FuzzOpen(f *testing.F) {
+	s, err := New(Key{ID: "k1", Secret: bytes.Repeat([]byte{1}, KeySize)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	tok, _ := s.Seal("p", []byte("x"), "u", "t")
+	f.Add(tok, "u", "t")
+	f.Add("wg1.k1.AAAA", "", "")
+	f.Add("wg2.k1."+strings.Repeat("A", 60), "u", "t")
+	f.Fuzz(func(t *testing.T, token, a, b string) {
+		pt, err := s.Open("p", token, a, b)
+		if err == nil && (a != "u" || b != "t" || string(pt) != "x") {
+			t.Fatalf("Open(%q, %q, %q) = %q, want an error", token, a, b, pt)
+		}
+	})
+}
