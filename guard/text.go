@@ -114,7 +114,15 @@ func CleanText(s string) (string, int) {
 }
 
 func isPlainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time first: titles and snippets are checked on
+	// every search answered, cached or not.
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if t := s[i : i+8]; t[0]|t[1]|t[2]|t[3]|t[4]|t[5]|t[6]|t[7] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
