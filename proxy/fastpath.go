@@ -377,8 +377,8 @@ const firstFlushDelay = 5 * time.Millisecond
 
 // run executes the search. While streaming it first sends the held events
 // after firstFlushDelay, then a ping every PingInterval so idle-timeout
-// proxies keep the connection open; if a write fails the client is gone,
-// and the search is cancelled.
+// proxies keep the connection open; if a write fails, the client leaves
+// or the search outlives maxSearchTime, the search is cancelled.
 //
 // The search runs on the handler's own goroutine and pings come from a
 // timer callback, rather than the search running on a new goroutine while
@@ -387,6 +387,12 @@ const firstFlushDelay = 5 * time.Millisecond
 // search itself, and under load every wake-up waits in the run queue.
 // The mutex makes a ping and the end of the search mutually exclusive, so
 // no ping is written once run returns and the caller owns the writer again.
+//
+// The search's context is not a child of the request's: registering one
+// with net/http's per-request context (its done channel, a children map,
+// the unregistering) was about 2% of a cached answer's CPU, for a
+// cancellation that only a search slower than firstFlushDelay can see.
+// The timer looks for the client leaving instead, every clientPoll.
 func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
 	if ew == nil {
 		ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
@@ -395,9 +401,11 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	}
 	// While streaming, the ping timer also enforces maxSearchTime: one
 	// timer per request instead of two.
-	ctx, cancel := context.WithCancelCause(ctx)
+	parent := ctx
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
 	defer cancel(nil)
-	p := &pinger{ew: ew, cancel: cancel, every: h.ws.PingInterval, deadline: time.Now().Add(maxSearchTime)}
+	now := time.Now()
+	p := &pinger{ew: ew, parent: parent, cancel: cancel, every: h.ws.PingInterval, deadline: now.Add(maxSearchTime)}
 	p.mu.Lock()
 	p.t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), p.fire)
 	p.mu.Unlock()
@@ -409,44 +417,57 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	return o
 }
 
+// clientPoll is how often a search that is still running checks whether
+// its client has left (see run).
+const clientPoll = 25 * time.Millisecond
+
 // pinger is run's timer state, one object rather than a closure over
 // several variables (each of which would be its own allocation).
 type pinger struct {
 	mu       sync.Mutex
 	t        *time.Timer
 	ew       *anthropic.EventWriter
+	parent   context.Context // the request's
 	cancel   context.CancelCauseFunc
 	every    time.Duration
 	deadline time.Time
+	nextPing time.Time // zero until the held events are sent
 	finished bool
-	released bool
 }
 
-// fire sends the held events the first time and a ping after that, or
-// cancels the search when its time is up or the client has gone.
+// fire sends the held events the first time and a ping when one is due
+// after that, or cancels the search when the client has gone or its time
+// is up.
 func (p *pinger) fire() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.finished {
 		return
 	}
-	left := time.Until(p.deadline)
+	if p.parent.Err() != nil {
+		p.cancel(context.Cause(p.parent))
+		return
+	}
+	now := time.Now()
+	left := p.deadline.Sub(now)
 	if left <= 0 {
 		p.cancel(errSearchTimeout)
 		return
 	}
 	var err error
-	if !p.released {
-		p.released = true
+	switch {
+	case p.nextPing.IsZero():
 		err = p.ew.Release()
-	} else {
+		p.nextPing = now.Add(p.every)
+	case !now.Before(p.nextPing):
 		err = p.ew.Ping()
+		p.nextPing = now.Add(p.every)
 	}
 	if err != nil {
 		p.cancel(err)
 		return
 	}
-	p.t.Reset(min(p.every, left))
+	p.t.Reset(max(time.Millisecond, min(clientPoll, p.nextPing.Sub(now), left)))
 }
 
 func (h *Handler) logSearch(ctx context.Context, w http.ResponseWriter, c *searchCall, o *outcome, took time.Duration) {
