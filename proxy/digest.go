@@ -20,10 +20,6 @@ import (
 	"github.com/webgate/webgate/search"
 )
 
-// maxCitedRunes caps cited_text, in line with the short spans Anthropic
-// cites; the full snippet is in the text and the sealed payload anyway.
-const maxCitedRunes = 300
-
 // appendSealedResult appends r encoded exactly as json.Marshal(r) would (field
 // order, omitempty, HTML escaping, RFC 3339 time): the payload is sealed
 // per result on every fast-path answer, and reflection-based encoding was
@@ -228,7 +224,9 @@ func (t *textBuilder) startPlain() {
 // startCited opens a run supported by a citation of result quoting cited.
 func (t *textBuilder) startCited(result int, cited string) {
 	t.segs = append(t.segs, segment{start: t.b.Len(), cite: len(t.refs)})
-	t.refs = append(t.refs, citeRef{result, prefixRunes(cited, maxCitedRunes)})
+	// Anthropic's bound on cited_text; the whole snippet is in the text
+	// and the sealed payload anyway.
+	t.refs = append(t.refs, citeRef{result, anthropic.CitedText(cited)})
 	t.plain = false
 }
 

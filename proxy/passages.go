@@ -241,21 +241,3 @@ func truncateRunes(s string, n int) string {
 	}
 	return string(r) + "…"
 }
-
-// prefixRunes cuts s to at most n runes with no marker: cited_text must be
-// a verbatim span of the source.
-func prefixRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	if utf8.ValidString(s) {
-		// The same result without converting to runes and back: a prefix.
-		i := 0
-		for range n {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
-		}
-		return s[:i]
-	}
-	return string([]rune(s)[:n])
-}

@@ -12,14 +12,10 @@ import (
 	"github.com/webgate/webgate/seal"
 )
 
-const (
-	// maxSearchCited is Anthropic's documented bound on a web search
-	// citation's cited_text.
-	maxSearchCited = 150
-	// maxDocCited bounds a char_location span: one sentence, or the start
-	// of an overlong one.
-	maxDocCited = 500
-)
+// maxDocCited bounds a char_location span: one sentence, or the start of
+// an overlong one. (A web search citation's bound is Anthropic's,
+// anthropic.MaxCitedText.)
+const maxDocCited = 500
 
 // Cite implements emulate.Toolbox. cited_text is always a verbatim span of
 // the source: the extract, passage or sentence that shares the most words
@@ -53,7 +49,7 @@ func (b *Box) Cite(src *emulate.Source, claim string) (json.RawMessage, error) {
 	if best == "" {
 		best = src.Title
 	}
-	cited := prefixRunes(strings.TrimSuffix(best, "…"), maxSearchCited)
+	cited := anthropic.CitedText(strings.TrimSuffix(best, "…"))
 	tok, err := sealJSON(b.o.Sealer, seal.PurposeCitation, seal.Citation{Version: seal.PayloadVersion, Result: src.Number}, src.URL, cited)
 	if err != nil {
 		return nil, fmt.Errorf("seal citation: %w", err)
@@ -183,18 +179,4 @@ func runeSlice(s string, from, to int) string {
 		return ""
 	}
 	return s[start:stop]
-}
-
-// prefixRunes cuts s to at most n runes with no marker, at a word
-// boundary when one is near: cited_text must be a verbatim span of the
-// source.
-func prefixRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	cut := string([]rune(s)[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > len(cut)*3/4 {
-		cut = cut[:i]
-	}
-	return strings.TrimRightFunc(cut, unicode.IsSpace)
 }

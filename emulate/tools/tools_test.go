@@ -301,7 +301,7 @@ func TestCite(t *testing.T) {
 	raw, _ = b.Cite(ws, "many word words")
 	var w anthropic.Citation
 	_ = json.Unmarshal(raw, &w)
-	if n := utf8.RuneCountInString(w.CitedText); n > maxSearchCited || !strings.HasPrefix(long, w.CitedText) || w.EncryptedIndex == "" {
+	if n := utf8.RuneCountInString(w.CitedText); n > anthropic.MaxCitedText || !strings.HasPrefix(long, w.CitedText) || w.EncryptedIndex == "" {
 		t.Errorf("cited_text %q (%d runes)", w.CitedText, n)
 	}
 	if err := b.VerifyCitation(raw); err != nil {
