@@ -286,7 +286,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// one-off searches would only churn the answer cache. Those are
 		// composed into pooled memory released once they are written.
 		keep := key != ""
-		comp := &composer{sealer: h.sealer, now: time.Now().UTC(), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
+		// Whole seconds: the sealed retrieval time needs no more, and
+		// nanoseconds would lengthen every result's token.
+		comp := &composer{sealer: h.sealer, now: time.Now().UTC().Truncate(time.Second), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
 		if ans, err = comp.compose(c, o, keep); err == nil {
 			if keep {
 				h.answers.put(ctx, key, c, o, ans)

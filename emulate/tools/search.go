@@ -143,7 +143,7 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 		passages = o.Enrich(ectx, in.Query, results)
 		cancel()
 	}
-	now := o.Now().UTC()
+	now := o.Now().UTC().Truncate(time.Second) // as the fast path seals it
 	block := anthropic.WebSearchToolResultBlock{ToolUseID: call.ID, Results: make([]anthropic.WebSearchResult, 0, len(results))}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
