@@ -296,9 +296,10 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 		return nil, fmt.Errorf("body is %d bytes, limit %d: %w", r.ContentLength, h.cfg.MaxBodyBytes, errBodyTooLarge)
 	}
 	body := r.Body
-	if r.ContentLength < 0 {
-		// Chunked: bound it here. With a Content-Length (checked above)
-		// net/http's body already stops there.
+	if r.ContentLength <= 0 {
+		// Unknown length (chunked, or HTTP/2 without the header): bound
+		// it here. With a Content-Length (checked above) net/http's body
+		// already stops there.
 		body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
 	}
 	b, err := readAll(body, r.ContentLength)

@@ -11,8 +11,9 @@
 //
 //	wg2.<key id>.<base64url(nonce || ciphertext || tag)>
 //
-// A wg2 token is also bound to the fields its block shows in the clear
-// (a result's url and title, a citation's url and cited_text): they are
+// A wg2 token is also bound to the fields the conversation shows in the
+// clear (a result's url and title and the search's query, a citation's
+// url and cited_text; see PurposeResult): they are
 // part of the additional data instead of being sealed a second time, so
 // changing one makes the token fail to open, and the token is about half
 // as long as a wg1 token, which sealed copies of them. wg1 tokens, from
