@@ -5,7 +5,9 @@ import (
 	"hash/maphash"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/search"
@@ -35,7 +37,17 @@ const (
 type answers struct {
 	seed maphash.Seed
 	c    *cache.Local[*cachedAnswer]
+	// recent finds the answer to a repeated search without hashing its
+	// results: the search engine hands every hit on one cached search the
+	// same results slice, so a table indexed by that slice's address
+	// leads straight to the answer composed from it. The full comparison
+	// (matches) still decides, so a slot can only lead to the answer the
+	// keyed cache would give, and a slot that misses costs one load.
+	recent [recentSlots]atomic.Pointer[cachedAnswer]
 }
+
+// recentSlots is the size of answers.recent.
+const recentSlots = 64
 
 // cachedAnswer is a composed answer with the inputs it was composed from,
 // compared in full on lookup so that a hash collision can never serve
@@ -46,6 +58,14 @@ type cachedAnswer struct {
 	results          []search.Result
 	passages         map[int][]string
 	ans              *composed
+	key              string
+	expires          time.Time
+}
+
+// recentSlot returns the slot of answers.recent for results.
+func (a *answers) recentSlot(results []search.Result) *atomic.Pointer[cachedAnswer] {
+	p := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(results))))
+	return &a.recent[(p*0x9E3779B97F4A7C15)>>32%recentSlots]
 }
 
 func newAnswers() *answers {
@@ -91,27 +111,36 @@ func (a *answers) key(call *searchCall, o *outcome) string {
 // store a new answer under ("" when it should not be kept). Only a search
 // the engine answered from its cache is looked up and kept: a fresh
 // provider answer is almost always a one-off.
-func (a *answers) get(ctx context.Context, call *searchCall, o *outcome) (*composed, string) {
+// now is the time of the request, for the answers' lifetime.
+func (a *answers) get(ctx context.Context, call *searchCall, o *outcome, now time.Time) (*composed, string) {
 	if !cacheable(o) || !o.cached {
 		return nil, ""
 	}
+	slot := a.recentSlot(o.results)
+	if e := slot.Load(); e != nil && unsafe.SliceData(e.results) == unsafe.SliceData(o.results) &&
+		now.Before(e.expires) && e.matches(call, o) {
+		return e.ans, e.key
+	}
 	key := a.key(call, o)
 	e, ok := a.c.Get(ctx, key)
-	if !ok || !e.matches(call, o) {
+	if !ok || !now.Before(e.expires) || !e.matches(call, o) {
 		return nil, key
 	}
+	slot.Store(e)
 	return e.ans, key
 }
 
 // put caches ans under key (from get).
-func (a *answers) put(ctx context.Context, key string, call *searchCall, o *outcome, ans *composed) {
+func (a *answers) put(ctx context.Context, key string, call *searchCall, o *outcome, ans *composed, now time.Time) {
 	if key == "" {
 		return
 	}
-	a.c.Set(ctx, key, &cachedAnswer{
+	e := &cachedAnswer{
 		query: call.Query, allowed: call.Tool.AllowedDomains, blocked: call.Tool.BlockedDomains,
-		results: o.results, passages: o.passages, ans: ans,
-	}, answerTTL)
+		results: o.results, passages: o.passages, ans: ans, key: key, expires: now.Add(answerTTL),
+	}
+	a.c.Set(ctx, key, e, answerTTL)
+	a.recentSlot(o.results).Store(e)
 }
 
 func (e *cachedAnswer) matches(call *searchCall, o *outcome) bool {

@@ -277,7 +277,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
 		return
 	}
-	ans, key := h.answers.get(ctx, c, o)
+	ans, key := h.answers.get(ctx, c, o, start)
 	kept := ans != nil || key != ""
 	var err error
 	if ans == nil {
@@ -291,7 +291,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		comp := &composer{sealer: h.sealer, now: time.Now().UTC().Truncate(time.Second), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
 		if ans, err = comp.compose(c, o, keep); err == nil {
 			if keep {
-				h.answers.put(ctx, key, c, o, ans)
+				h.answers.put(ctx, key, c, o, ans, start)
 			} else {
 				defer ans.release()
 			}
