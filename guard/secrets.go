@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // ErrSecret is wrapped by every refusal of the query guard.
@@ -145,11 +146,52 @@ var vendorRules = []rule{
 type Detector struct {
 	rules       []rule
 	highEntropy bool
-	// noPrefilter runs every rule on every text: the reference the
-	// prefilter is tested against.
+	// noPrefilter runs every rule on every text, without the memo: the
+	// reference the prefilter is tested against.
 	noPrefilter bool
 	internal    []string // lower-case domain suffixes, without a leading dot
 	allow       []*regexp.Regexp
+	clean       cleanMemo
+}
+
+// cleanMemo remembers recent texts Scan found nothing in. The same query
+// is scanned twice per search (the guard's check, then the audit
+// record's redaction) and again when the search is repeated; by then the
+// rules' tables are cold in the CPU's caches, and a pass over them cost
+// about 2% of a cached answer's CPU, where a hash and a comparison cost
+// next to nothing. Only clean results are kept, and a hit compares the
+// whole text, so the memo never changes what Scan returns.
+type cleanMemo struct {
+	slots [cleanMemoSlots]atomic.Pointer[string]
+}
+
+const (
+	cleanMemoSlots = 64
+	// maxMemoText bounds what the memo holds (queries, not pages).
+	maxMemoText = 1 << 10
+)
+
+func (m *cleanMemo) slot(text string) *atomic.Pointer[string] {
+	// FNV-1a: collisions only cost a miss, so no seed is needed.
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(text); i++ {
+		h = (h ^ uint64(text[i])) * 1099511628211
+	}
+	return &m.slots[h%cleanMemoSlots]
+}
+
+func (m *cleanMemo) has(text string) bool {
+	if len(text) > maxMemoText {
+		return false
+	}
+	p := m.slot(text).Load()
+	return p != nil && *p == text
+}
+
+func (m *cleanMemo) add(text string) {
+	if len(text) <= maxMemoText {
+		m.slot(text).Store(&text)
+	}
 }
 
 // Options configures a Detector.
@@ -193,6 +235,10 @@ func (d *Detector) ScanURL(rawURL string) []Finding {
 }
 
 func (d *Detector) scan(text string, isURL bool) []Finding {
+	memo := !isURL && !d.noPrefilter
+	if memo && d.clean.has(text) {
+		return nil
+	}
 	var out []Finding
 	hinted, run := d.prefilter(text)
 	for i := range d.rules {
@@ -219,6 +265,9 @@ func (d *Detector) scan(text string, isURL bool) []Finding {
 		out = append(out, d.internalHosts(text)...)
 	}
 	if len(out) == 0 {
+		if memo {
+			d.clean.add(text)
+		}
 		return nil
 	}
 	out = slices.DeleteFunc(out, func(f Finding) bool { return d.allowed(text[f.Start:f.End]) })
