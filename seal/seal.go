@@ -260,7 +260,7 @@ func (s *Sealer) TokenLen(n int) int {
 func (s *Sealer) bufLen(n int, purpose string, bound []string) int {
 	l := s.TokenLen(n) + s.seal.NonceSize() + n + s.seal.Overhead()
 	if len(bound) > 0 {
-		l += len(additionalData(version, purpose, s.primary)) + boundLen(bound)
+		l += len(s.ad(purpose)) + boundLen(bound)
 	}
 	return l
 }
