@@ -171,7 +171,12 @@ const (
 	maxMemoText = 1 << 10
 )
 
+// slot returns the slot text belongs in, or nil for a text too long to
+// remember.
 func (m *cleanMemo) slot(text string) *atomic.Pointer[string] {
+	if len(text) > maxMemoText {
+		return nil
+	}
 	// FNV-1a: collisions only cost a miss, so no seed is needed.
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(text); i++ {
@@ -180,18 +185,17 @@ func (m *cleanMemo) slot(text string) *atomic.Pointer[string] {
 	return &m.slots[h%cleanMemoSlots]
 }
 
+// has reports whether text is remembered as clean.
 func (m *cleanMemo) has(text string) bool {
-	if len(text) > maxMemoText {
-		return false
-	}
-	p := m.slot(text).Load()
-	return p != nil && *p == text
+	return remembered(m.slot(text), text)
 }
 
-func (m *cleanMemo) add(text string) {
-	if len(text) <= maxMemoText {
-		m.slot(text).Store(&text)
+func remembered(slot *atomic.Pointer[string], text string) bool {
+	if slot == nil {
+		return false
 	}
+	p := slot.Load()
+	return p != nil && *p == text
 }
 
 // Options configures a Detector.
@@ -235,8 +239,12 @@ func (d *Detector) ScanURL(rawURL string) []Finding {
 }
 
 func (d *Detector) scan(text string, isURL bool) []Finding {
-	memo := !isURL && !d.noPrefilter
-	if memo && d.clean.has(text) {
+	// One hash serves both the lookup and, for a clean text, the store.
+	var memo *atomic.Pointer[string]
+	if !isURL && !d.noPrefilter {
+		memo = d.clean.slot(text)
+	}
+	if remembered(memo, text) {
 		return nil
 	}
 	var out []Finding
@@ -265,8 +273,8 @@ func (d *Detector) scan(text string, isURL bool) []Finding {
 		out = append(out, d.internalHosts(text)...)
 	}
 	if len(out) == 0 {
-		if memo {
-			d.clean.add(text)
+		if memo != nil {
+			memo.Store(&text)
 		}
 		return nil
 	}
