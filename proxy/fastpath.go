@@ -270,7 +270,7 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		ew.BlockStop(0)
 	}
 
-	o := h.run(ctx, c, ew)
+	o := h.run(ctx, c, ew, start)
 	if ctx.Err() != nil || (ew != nil && ew.Err() != nil) {
 		// The client left; the search was cancelled with it and nobody is
 		// listening for the answer.
@@ -395,7 +395,8 @@ const firstFlushDelay = 5 * time.Millisecond
 // the unregistering) was about 2% of a cached answer's CPU, for a
 // cancellation that only a search slower than firstFlushDelay can see.
 // The timer looks for the client leaving instead, every clientPoll.
-func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter) *outcome {
+// start is when the request began, which the deadline counts from.
+func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWriter, start time.Time) *outcome {
 	if ew == nil {
 		ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
 		defer cancel()
@@ -406,8 +407,7 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *anthropic.EventWri
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
 	defer cancel(nil)
-	now := time.Now()
-	p := &pinger{ew: ew, parent: parent, cancel: cancel, every: h.ws.PingInterval, deadline: now.Add(maxSearchTime)}
+	p := &pinger{ew: ew, parent: parent, cancel: cancel, every: h.ws.PingInterval, deadline: start.Add(maxSearchTime)}
 	p.mu.Lock()
 	p.t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), p.fire)
 	p.mu.Unlock()
