@@ -17,10 +17,7 @@ const MaxCitedText = 150
 // cited_text is text the source contains. Valid UTF-8 comes back as a
 // prefix of s; invalid bytes are replaced by U+FFFD first.
 func CitedText(s string) string {
-	return citedPrefix(s, MaxCitedText)
-}
-
-func citedPrefix(s string, n int) string {
+	const n = MaxCitedText
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
