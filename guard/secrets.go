@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"regexp"
 	"slices"
 	"sort"
@@ -162,6 +163,7 @@ type Detector struct {
 // next to nothing. Only clean results are kept, and a hit compares the
 // whole text, so the memo never changes what Scan returns.
 type cleanMemo struct {
+	seed  maphash.Seed // set by NewDetector
 	slots [cleanMemoSlots]atomic.Pointer[string]
 }
 
@@ -177,19 +179,10 @@ func (m *cleanMemo) slot(text string) *atomic.Pointer[string] {
 	if len(text) > maxMemoText {
 		return nil
 	}
-	// FNV-1a: collisions only cost a miss, so no seed is needed.
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(text); i++ {
-		h = (h ^ uint64(text[i])) * 1099511628211
-	}
-	return &m.slots[h%cleanMemoSlots]
+	return &m.slots[maphash.String(m.seed, text)%cleanMemoSlots]
 }
 
-// has reports whether text is remembered as clean.
-func (m *cleanMemo) has(text string) bool {
-	return remembered(m.slot(text), text)
-}
-
+// remembered reports whether slot (from cleanMemo.slot) holds text.
 func remembered(slot *atomic.Pointer[string], text string) bool {
 	if slot == nil {
 		return false
@@ -213,6 +206,7 @@ type Options struct {
 // NewDetector returns a Detector with every vendor rule and the options.
 func NewDetector(opts Options) *Detector {
 	d := &Detector{rules: vendorRules, highEntropy: opts.HighEntropy, allow: opts.Allow}
+	d.clean.seed = maphash.MakeSeed()
 	for _, h := range opts.InternalHosts {
 		h = strings.Trim(strings.ToLower(strings.TrimSpace(h)), ".")
 		h = strings.TrimPrefix(h, "*.")
