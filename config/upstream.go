@@ -34,11 +34,12 @@ type Upstream struct {
 	// Completions has no server tools.
 	Emulate string `yaml:"emulate"`
 	// Models, for kind openai, maps client model names to upstream model
-	// names, first match wins; a name no rule matches is sent unchanged,
-	// and replies always report the name the client asked for. Patterns
-	// use shell glob syntax, for example {pattern: "claude-*", model:
-	// "qwen3-coder"}. Kind anthropic refuses it: its requests are
-	// forwarded as the client sent them.
+	// names and per-model settings (output limit, reasoning controls),
+	// first match wins; a name no rule matches is sent unchanged with
+	// default settings, and replies always report the name the client
+	// asked for. Patterns use shell glob syntax, for example {pattern:
+	// "claude-*", model: "qwen3-coder", max_tokens: 32768}. Kind anthropic
+	// refuses it: its requests are forwarded as the client sent them.
 	Models []ModelRule `yaml:"models"`
 	// MaxIterations caps the upstream calls of one emulated turn. When the
 	// model still wants to search or fetch after this many, the response
@@ -77,13 +78,74 @@ type Upstream struct {
 	WebSearch UpstreamWebSearch `yaml:"web_search"`
 }
 
-// ModelRule maps client model names matching Pattern to Model.
+// ModelRule maps client model names matching Pattern to Model and holds
+// the settings webgate needs to talk to that model. A request whose model
+// no rule matches gets every setting's default.
 type ModelRule struct {
 	// Pattern is a shell glob (path.Match syntax) matched against the
 	// client's model name, for example "claude-*".
 	Pattern string `yaml:"pattern"`
-	// Model is the upstream model name sent instead.
+	// Model is the upstream model name sent instead. When empty the
+	// client's model name is sent unchanged, so a rule can carry settings
+	// only.
 	Model string `yaml:"model"`
+	// MaxTokens is the largest max_tokens (or max_completion_tokens) sent
+	// for this model: a request asking for more is clamped to it, since
+	// Chat Completions servers refuse values above their model's output
+	// limit while Claude Code asks for up to 128000. The default is 8192,
+	// a value every hosted service tested accepts (DeepSeek's deepseek-chat
+	// allows no more); raise it for models with larger outputs, or set -1
+	// to send the client's value unchanged.
+	MaxTokens int `yaml:"max_tokens"`
+	// MaxUserLength bounds the user identifier sent as "user" (from
+	// metadata.user_id). A longer one is replaced by a stable hash of it,
+	// so requests of one user still share an identifier. The default is
+	// 64, OpenAI's limit (Claude Code's identifier is about 150
+	// characters); -1 leaves "user" out entirely.
+	MaxUserLength int `yaml:"max_user_length"`
+	// MaxToolDescription, when positive, shortens tool descriptions longer
+	// than this many characters, at a sentence or word boundary, for
+	// backends that refuse long ones (some cap them at 1024). The default,
+	// 0, sends descriptions whole.
+	MaxToolDescription int `yaml:"max_tool_description"`
+	// Reasoning says how the request's thinking and output_config.effort
+	// reach this model: "none" (the default) drops them; "reasoning_effort"
+	// sends OpenAI's reasoning_effort (low, medium or high); "openrouter"
+	// sends OpenRouter's reasoning object (effort, or max_tokens from a
+	// thinking budget); "thinking" sends {"thinking": {"type": "enabled"
+	// or "disabled"}} as DeepSeek, GLM and Kimi take it; "chat_template"
+	// sends chat_template_kwargs.enable_thinking, the switch of Qwen3 and
+	// similar models served by vLLM or SGLang.
+	Reasoning string `yaml:"reasoning"`
+}
+
+// Reasoning styles of ModelRule.Reasoning.
+const (
+	ReasoningNone         = "none"
+	ReasoningEffort       = "reasoning_effort"
+	ReasoningOpenRouter   = "openrouter"
+	ReasoningThinking     = "thinking"
+	ReasoningChatTemplate = "chat_template"
+)
+
+// Default model settings (see ModelRule).
+const (
+	DefaultModelMaxTokens     = 8192
+	DefaultModelMaxUserLength = 64
+)
+
+// WithDefaults returns r with every unset setting at its default.
+func (r ModelRule) WithDefaults() ModelRule {
+	if r.MaxTokens == 0 {
+		r.MaxTokens = DefaultModelMaxTokens
+	}
+	if r.MaxUserLength == 0 {
+		r.MaxUserLength = DefaultModelMaxUserLength
+	}
+	if r.Reasoning == "" {
+		r.Reasoning = ReasoningNone
+	}
+	return r
 }
 
 // UpstreamWebSearch configures the proxy's search-execution fast path: a
@@ -214,8 +276,20 @@ func (u *Upstream) validate() []error {
 		if _, err := path.Match(r.Pattern, ""); err != nil || r.Pattern == "" {
 			errs = append(errs, fmt.Errorf("upstream.models[%d].pattern: %q is not a valid glob", i, r.Pattern))
 		}
-		if r.Model == "" {
-			errs = append(errs, fmt.Errorf("upstream.models[%d].model: must not be empty", i))
+		r = r.WithDefaults()
+		if r.MaxTokens < -1 {
+			errs = append(errs, fmt.Errorf("upstream.models[%d].max_tokens: %d must be positive, or -1 for no limit", i, r.MaxTokens))
+		}
+		if r.MaxUserLength < -1 {
+			errs = append(errs, fmt.Errorf("upstream.models[%d].max_user_length: %d must be positive, or -1 to leave user out", i, r.MaxUserLength))
+		}
+		if r.MaxToolDescription < 0 {
+			errs = append(errs, fmt.Errorf("upstream.models[%d].max_tool_description: %d must not be negative", i, r.MaxToolDescription))
+		}
+		switch r.Reasoning {
+		case ReasoningNone, ReasoningEffort, ReasoningOpenRouter, ReasoningThinking, ReasoningChatTemplate:
+		default:
+			errs = append(errs, fmt.Errorf("upstream.models[%d].reasoning: %q must be none, reasoning_effort, openrouter, thinking or chat_template", i, r.Reasoning))
 		}
 	}
 	if p, err := url.Parse(u.BaseURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
