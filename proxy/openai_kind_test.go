@@ -55,8 +55,8 @@ func TestOpenAIKindRouting(t *testing.T) {
 			wantStatus: 529, wantBody: []string{`"overloaded_error"`, "busy"}, wantCalls: 1,
 		},
 		{
-			name: "untranslatable request", method: http.MethodPost, path: "/v1/messages",
-			body:       []byte(`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}}]}]}`),
+			name: "a request Anthropic refuses too", method: http.MethodPost, path: "/v1/messages",
+			body:       []byte(`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"robot","content":"hi"}]}`),
 			wantStatus: http.StatusBadRequest, wantBody: []string{`"invalid_request_error"`},
 		},
 		{
@@ -101,5 +101,47 @@ func TestOpenAIKindRouting(t *testing.T) {
 				t.Errorf("Authorization %q, want the client's key as a bearer token", reqs[0].Header.Get("Authorization"))
 			}
 		})
+	}
+}
+
+// Dynamic filtering on a Chat Completions backend: a request with the
+// _20260209 web tools and Anthropic's code_execution tool runs the web
+// tools, and the model is told in the code-execution tool's place that
+// code execution is not available, instead of the request being refused.
+func TestOpenAIKindDynamicFiltering(t *testing.T) {
+	body, _ := json.Marshal(map[string]any{
+		"model": "claude-sonnet-4-5", "max_tokens": 100,
+		"tools": []any{
+			map[string]any{"type": "web_search_20260209", "name": "web_search"},
+			map[string]any{"type": "web_fetch_20260209", "name": "web_fetch"},
+			map[string]any{"type": "code_execution_20250825", "name": "code_execution"},
+		},
+		"messages": []any{userMsg("What is new in Go?")},
+	})
+	var cfg config.Upstream
+	u := newFake(t, "openai", &cfg,
+		up.Send(up.Message("tool_use", up.Usage{Input: 10, Output: 5}, up.ToolUse("toolu_1", "web_search", `{"query":"go news"}`))),
+		up.Send(up.Message("end_turn", up.Usage{Input: 10, Output: 5}, up.Text("Go is fine [1]."))),
+	)
+	h := newHandler(t, Options{Searcher: results(), Upstream: cfg})
+	req := httptest.NewRequest(http.MethodPost, "/v1/messages", strings.NewReader(string(body)))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(rec.Body.String(), `"web_search_tool_result"`) {
+		t.Errorf("the search did not run: %s", rec.Body)
+	}
+	reqs := u.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("upstream called %d times, want 2", len(reqs))
+	}
+	raw := string(reqs[0].Raw)
+	if !strings.Contains(raw, "Code execution is not available on this backend") {
+		t.Errorf("the model was not told code execution is unavailable: %s", raw)
+	}
+	if strings.Contains(raw, "code_execution_2025") || !strings.Contains(raw, `"name":"web_fetch"`) {
+		t.Errorf("tools sent: %s", raw)
 	}
 }

@@ -35,8 +35,8 @@ var ErrUpstream = errors.New("openai upstream")
 //	upstream 503, 529        529 overloaded_error (Anthropic's status for it)
 //	other upstream 5xx       same status, api_error
 //	other upstream 4xx       same status, invalid_request_error
-//	untranslatable request   400 invalid_request_error
-//	(ErrUnsupported, ErrServerBlock, anthropic.ErrInvalidRequest)
+//	malformed request        400 invalid_request_error
+//	(anthropic.ErrInvalidRequest)
 //	upstream unreachable     502 api_error
 //	upstream too slow        504 timeout_error
 //
@@ -56,7 +56,7 @@ func ClientError(err error) (int, anthropic.ErrorResponse) {
 			msg = "prompt is too long: " + msg
 		}
 		return status, anthropic.NewError(typ, msg)
-	case errors.Is(err, ErrUnsupported), errors.Is(err, anthropic.ErrInvalidRequest):
+	case errors.Is(err, anthropic.ErrInvalidRequest):
 		return http.StatusBadRequest, anthropic.NewError("invalid_request_error", err.Error())
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return http.StatusGatewayTimeout, anthropic.NewError("timeout_error", "the upstream did not answer in time: "+err.Error())

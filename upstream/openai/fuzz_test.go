@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/upstream/openai/chatcheck"
 )
 
 // FuzzChunkDecoder feeds arbitrary payloads to the chunk decoder and
@@ -141,9 +142,9 @@ func FuzzToChat(f *testing.F) {
 		if err != nil {
 			return
 		}
-		out, err := ToChat(req, Options{Models: models})
+		out, err := ToChat(context.Background(), req, Options{Models: models})
 		if err != nil {
-			if !errors.Is(err, ErrUnsupported) && !errors.Is(err, anthropic.ErrInvalidRequest) {
+			if !errors.Is(err, anthropic.ErrInvalidRequest) {
 				t.Fatalf("untyped error %v", err)
 			}
 			return
@@ -152,7 +153,10 @@ func FuzzToChat(f *testing.F) {
 		if err != nil || !json.Valid(b) {
 			t.Fatalf("encoding %+v: %v", out, err)
 		}
-		again, _ := ToChat(req, Options{Models: models})
+		if err := chatcheck.Strict(b); err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		again, _ := ToChat(context.Background(), req, Options{Models: models})
 		if b2, _ := json.Marshal(again); !bytes.Equal(b, b2) {
 			t.Fatalf("not deterministic:\n%s\n%s", b, b2)
 		}

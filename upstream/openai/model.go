@@ -59,11 +59,16 @@ type ModelOptions struct {
 	// MaxResponseBytes bounds a whole (non-streamed) reply and an error
 	// body kept for the client. Default 32 MiB.
 	MaxResponseBytes int64
-	// KeepThinkTags, Limits and NewID are passed to the translation (see
-	// Options).
+	// KeepThinkTags, Limits, NewID and Degraded are passed to the
+	// translation (see Options).
 	KeepThinkTags bool
 	Limits        Limits
 	NewID         func(prefix string) string
+	Degraded      func(item string)
+	// PDFText reads PDF documents for the translation (see Options). Nil
+	// selects webgate's own PDF extractor, with a small cache so a PDF
+	// that stays in a conversation is read once, not on every turn.
+	PDFText func(ctx context.Context, base64Data string) (string, error)
 }
 
 // maxErrorBody bounds the upstream error body kept for the client.
@@ -86,10 +91,7 @@ func NewModel(cfg config.Upstream, o ModelOptions) (*Model, error) {
 	ep := *base
 	ep.Path = strings.TrimSuffix(base.Path, "/") + "/chat/completions"
 	ep.RawPath = ""
-	models := make(ModelMap, len(cfg.Models))
-	for i, r := range cfg.Models {
-		models[i] = ModelRule{Pattern: r.Pattern, Model: r.Model}
-	}
+	models := ModelMap(cfg.Models)
 	if err := models.Validate(); err != nil {
 		return nil, fmt.Errorf("openai upstream: %w", err)
 	}
@@ -108,7 +110,12 @@ func NewModel(cfg config.Upstream, o ModelOptions) (*Model, error) {
 			NewID:               o.NewID,
 			Limits:              o.Limits,
 			Logger:              o.Logger,
+			Degraded:            o.Degraded,
+			PDFText:             o.PDFText,
 		},
+	}
+	if m.opts.PDFText == nil {
+		m.opts.PDFText = newPDFReader().text
 	}
 	if m.hc == nil {
 		m.hc = upanthropic.NewHTTPClient(cfg.ResponseHeaderTimeout)
@@ -147,11 +154,12 @@ func (m *Model) Stream(ctx context.Context, hdr http.Header, body []byte) (emula
 	opts := m.opts
 	opts.Model = req.Model
 	req.Stream = m.stream
-	chat, err := ToChat(req, opts)
+	chat, err := ToChat(ctx, req, opts)
 	if err != nil {
 		return nil, err
 	}
 	opts.StopSequences = chat.Stop
+	opts.toolNames = chat.toolNames
 	var payload bytes.Buffer
 	enc := json.NewEncoder(&payload)
 	enc.SetEscapeHTML(false)

@@ -1,12 +1,15 @@
 package openai
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -303,7 +306,7 @@ func TestModelCredentials(t *testing.T) {
 	}
 }
 
-// Requests that cannot be translated never reach the upstream.
+// Requests Anthropic's API would refuse as well never reach the upstream.
 func TestModelRefusesBeforeCalling(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }))
@@ -311,31 +314,70 @@ func TestModelRefusesBeforeCalling(t *testing.T) {
 	m := newTestModel(t, srv.URL, ModelOptions{})
 	for _, c := range []struct {
 		name, body string
-		is         error
-		status     int
 	}{
-		{"server tool use in history", `{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"x"}}]}]}`, ErrServerBlock, 400},
-		{"web fetch result in history", `{"model":"m","messages":[{"role":"user","content":[{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_1","content":{}}]}]}`, ErrServerBlock, 400},
-		{"server tool definition", `{"model":"m","tools":[{"type":"web_search_20250305","name":"web_search"}],"messages":[]}`, ErrUnsupported, 400},
-		{"not JSON", `{"model":`, anthropic.ErrInvalidRequest, 400},
+		{"unknown role", `{"model":"m","messages":[{"role":"robot","content":"q"}]}`},
+		{"tool without a name", `{"model":"m","tools":[{"description":"d","input_schema":{"type":"object"}}],"messages":[]}`},
+		{"not JSON", `{"model":`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := m.Stream(context.Background(), nil, []byte(c.body))
-			if !errors.Is(err, c.is) {
-				t.Fatalf("err %v, want %v", err, c.is)
+			if !errors.Is(err, anthropic.ErrInvalidRequest) {
+				t.Fatalf("err %v, want ErrInvalidRequest", err)
 			}
-			if status, resp := ClientError(err); status != c.status || resp.Error.Type != "invalid_request_error" {
+			if status, resp := ClientError(err); status != 400 || resp.Error.Type != "invalid_request_error" {
 				t.Errorf("ClientError = %d %+v", status, resp)
 			}
 		})
 	}
-	var sb *ServerBlockError
-	_, err := m.Stream(context.Background(), nil, []byte(`{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"web_search_tool_result","tool_use_id":"s","content":[]}]}]}`))
-	if !errors.As(err, &sb) || sb.Message != 1 || sb.Block != 1 || sb.Type != "web_search_tool_result" {
-		t.Errorf("err %v, want a ServerBlockError at messages[1].content[1]", err)
-	}
 	if n := calls.Load(); n != 0 {
 		t.Errorf("upstream called %d times", n)
+	}
+}
+
+// What has no Chat Completions form is dropped, not refused: the turn goes
+// on without it, and each kind of drop is reported once.
+func TestModelDegradesInsteadOfRefusing(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got.Store(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	var mu sync.Mutex
+	var items []string
+	m := newTestModel(t, srv.URL, ModelOptions{Degraded: func(item string) { mu.Lock(); items = append(items, item); mu.Unlock() }})
+	for _, c := range []struct {
+		name, body, item string
+	}{
+		{"server tool use in history", `{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"server_tool_use","id":"srvtoolu_1","name":"code_execution","input":{"code":"x"}}]},{"role":"user","content":"more"}]}`, "block:server_tool"},
+		{"web fetch result in history", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"q"},{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_1","content":{}}]}]}`, "block:server_tool"},
+		{"server tool definition", `{"model":"m","tools":[{"type":"bash_20250124","name":"bash"}],"messages":[{"role":"user","content":"q"}]}`, "tool:typed"},
+		{"unknown block", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"q"},{"type":"hologram","data":"x"}]}]}`, "block:other"},
+		{"url document", `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://x/a.pdf"}}]}]}`, "document:url"},
+		{"non-text system block", `{"model":"m","system":[{"type":"image"},{"type":"text","text":"s"}],"messages":[{"role":"user","content":"q"}]}`, "system:image"},
+		{"unknown tool_choice", `{"model":"m","tool_choice":{"type":"magic"},"messages":[{"role":"user","content":"q"}]}`, "tool_choice:other"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mu.Lock()
+			items = nil
+			mu.Unlock()
+			evs, err := m.Stream(context.Background(), nil, []byte(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			drain(t, evs)
+			body, _ := got.Load().([]byte)
+			if bytes.Contains(body, []byte("srvtoolu_")) || bytes.Contains(body, []byte("hologram")) || bytes.Contains(body, []byte("bash_")) {
+				t.Errorf("untranslatable part reached the upstream: %s", body)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Contains(items, c.item) {
+				t.Errorf("degraded %v, want %q among them", items, c.item)
+			}
+		})
 	}
 }
 
@@ -363,7 +405,7 @@ func TestClientError(t *testing.T) {
 		{&emulate.UpstreamError{Status: 503, Body: []byte(`{}`)}, 529, "overloaded_error", "{}"},
 		{&emulate.UpstreamError{Status: 504, Body: []byte(`{}`)}, 504, "timeout_error", "{}"},
 		{&emulate.UpstreamError{Status: 418, Body: []byte(`teapot`)}, 418, "invalid_request_error", "teapot"},
-		{fmt.Errorf("wrapped: %w", &ServerBlockError{Type: "server_tool_use"}), 400, "invalid_request_error", "server_tool_use"},
+		{fmt.Errorf("wrapped: %w", anthropic.ErrInvalidRequest), 400, "invalid_request_error", "invalid request"},
 		{fmt.Errorf("openai upstream: %w", context.DeadlineExceeded), 504, "timeout_error", "deadline"},
 		{fmt.Errorf("openai upstream: %w", timeoutErr{}), 504, "timeout_error", "i/o timeout"},
 		{errors.New("dial tcp: connection refused"), 502, "api_error", "connection refused"},
@@ -386,7 +428,7 @@ func TestNewModel(t *testing.T) {
 		{"wrong kind", config.Upstream{Kind: "anthropic", BaseURL: "http://x"}, `kind is "anthropic"`},
 		{"bad url", config.Upstream{Kind: "openai", BaseURL: "ftp://x"}, "absolute http(s) URL"},
 		{"bad glob", config.Upstream{Kind: "openai", Models: []config.ModelRule{{Pattern: "[", Model: "x"}}}, "not a valid glob"},
-		{"empty target", config.Upstream{Kind: "openai", Models: []config.ModelRule{{Pattern: "*", Model: ""}}}, "empty model"},
+		{"settings-only rule", config.Upstream{Kind: "openai", Models: []config.ModelRule{{Pattern: "*", MaxTokens: 100}}}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := NewModel(c.cfg, ModelOptions{})
@@ -466,5 +508,54 @@ func TestModelConcurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// A tool name Chat Completions refuses is sent changed, and the reply's
+// call is reported under the client's own name, streamed or whole.
+func TestModelToolNamesRoundTrip(t *testing.T) {
+	const name = "mcp__docs__read.page"
+	for _, noStream := range []bool{false, true} {
+		var sent atomic.Value
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			sent.Store(b)
+			if noStream {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"mcp__docs__read_page","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)
+				return
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, sseChunk(`{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"mcp__docs__read_page","arguments":"{}"}}]}`)+
+				`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\ndata: [DONE]\n\n")
+		}))
+		m := newTestModel(t, srv.URL, ModelOptions{NoStream: noStream})
+		evs, err := m.Stream(context.Background(), nil, []byte(`{"model":"m","tools":[{"name":"`+name+`","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"q"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for {
+			ev, err := evs.Next()
+			if err != nil {
+				break
+			}
+			var d struct {
+				ContentBlock struct {
+					Name string `json:"name"`
+				} `json:"content_block"`
+			}
+			if ev.Name == "content_block_start" && json.Unmarshal(ev.Data, &d) == nil {
+				names = append(names, d.ContentBlock.Name)
+			}
+		}
+		evs.Close()
+		srv.Close()
+		if b, _ := sent.Load().([]byte); !bytes.Contains(b, []byte(`"name":"mcp__docs__read_page"`)) {
+			t.Errorf("no stream %v: sent %s", noStream, b)
+		}
+		if len(names) != 1 || names[0] != name {
+			t.Errorf("no stream %v: tool_use names %v, want [%s]", noStream, names, name)
+		}
 	}
 }

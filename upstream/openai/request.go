@@ -4,58 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/webgate/webgate/anthropic"
+	"github.com/webgate/webgate/config"
 )
-
-// ErrUnsupported wraps every request feature that has no Chat Completions
-// equivalent; the proxy answers it with invalid_request_error.
-var ErrUnsupported = errors.New("not supported by chat completions upstreams")
-
-// ErrServerBlock marks a server tool block (server_tool_use,
-// web_search_tool_result, web_fetch_tool_result, mcp_tool_use, ...) in the
-// conversation. The emulation loop rewrites webgate's own into plain
-// tool_use and tool_result blocks before the translation; one that still
-// arrives has no Chat Completions form and is refused, never dropped.
-var ErrServerBlock = errors.New("server tool block cannot be sent to a chat completions upstream")
-
-// ServerBlockError is the error for a server tool block; it matches
-// ErrServerBlock and ErrUnsupported with errors.Is.
-type ServerBlockError struct {
-	// Message and Block locate the block: messages[Message].content[Block].
-	Message, Block int
-	// Type is the block's type.
-	Type string
-}
-
-func (e *ServerBlockError) Error() string {
-	return fmt.Sprintf("messages[%d].content[%d]: %q block: %v (it must be rewritten into tool_use/tool_result first)", e.Message, e.Block, e.Type, ErrServerBlock)
-}
-
-// Is makes errors.Is match ErrServerBlock and ErrUnsupported.
-func (e *ServerBlockError) Is(target error) bool {
-	return target == ErrServerBlock || target == ErrUnsupported
-}
-
-// isServerBlock reports the block types of Anthropic's server tools.
-func isServerBlock(typ string) bool {
-	switch typ {
-	case "server_tool_use", "mcp_tool_use", "mcp_tool_result", "container_upload":
-		return true
-	}
-	return typ != "tool_result" && strings.HasSuffix(typ, "_tool_result")
-}
 
 // translated lists the top-level request members ToChat translates;
 // known lists those it drops knowingly, having no Chat Completions
-// equivalent every compatible server accepts. Any other member is unknown
-// and dropped too: neither kind is ever forwarded blindly.
+// equivalent every compatible server accepts (thinking and output_config
+// are translated only for models whose reasoning style is configured).
+// Any other member is unknown and dropped too: neither kind is ever
+// forwarded blindly.
 var (
 	translated = map[string]bool{
 		"model": true, "messages": true, "system": true, "max_tokens": true,
@@ -65,12 +28,13 @@ var (
 	known = map[string]bool{
 		"top_k": true, "thinking": true, "service_tier": true, "container": true,
 		"mcp_servers": true, "context_management": true, "output_config": true,
-		"output_format": true,
+		"output_format": true, "inference_geo": true, "speed": true,
 	}
 )
 
 // inBlock is an input content block decoded in full. Source is an object
-// for images and documents but a URL string for search results.
+// for images and documents but a URL string for search results. Tool is
+// the tool of a tool_addition or tool_removal block.
 type inBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
@@ -82,8 +46,10 @@ type inBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
+	ToolName  string          `json:"tool_name"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Tool      json.RawMessage `json:"tool"`
 }
 
 // source is an image or document source.
@@ -97,30 +63,97 @@ type source struct {
 
 // toolDef is a tool definition decoded in full.
 type toolDef struct {
-	Type        string          `json:"type"`
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Strict      *bool           `json:"strict"`
+	Type         string          `json:"type"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	Strict       *bool           `json:"strict"`
+	DeferLoading bool            `json:"defer_loading"`
 }
 
 // ToChat translates a Messages request into a Chat Completions request.
-// See the package documentation for the mapping.
-func ToChat(req *anthropic.Request, opts Options) (ChatRequest, error) {
-	logDropped(opts.Logger, req.Fields)
-	out := ChatRequest{Model: opts.Models.Map(req.Model), Stream: req.Stream, Messages: []ChatMessage{}}
+// See the package documentation for the mapping. It fails only on input
+// Anthropic's API refuses as well (malformed members, an unknown role, a
+// tool without a name); everything without a Chat Completions form is
+// dropped or turned into text, logged at debug level and reported through
+// Options.Degraded. ctx bounds reading PDF documents.
+func ToChat(ctx context.Context, req *anthropic.Request, opts Options) (ChatRequest, error) {
+	upModel, rule := opts.Models.Lookup(req.Model)
+	t := &translator{ctx: ctx, opts: &opts, rule: rule, names: newToolNames()}
+	out, err := t.translate(req, upModel)
+	t.report()
+	if err != nil {
+		return ChatRequest{}, err
+	}
+	return out, nil
+}
+
+// translator holds one translation's state.
+type translator struct {
+	ctx   context.Context
+	opts  *Options
+	rule  config.ModelRule
+	names *toolNames
+	tools toolSet
+	// system collects the system prompt and every system message found
+	// inside messages, in order.
+	system []string
+	// degraded lists what was dropped or turned into text, once per item.
+	degraded []string
+	// notes are sentences added to the system prompt about what this
+	// backend lacks.
+	notes []string
+}
+
+// degrade records that item (a bounded label such as "block:thinking")
+// was dropped or degraded.
+func (t *translator) degrade(item string) {
+	if !slices.Contains(t.degraded, item) {
+		t.degraded = append(t.degraded, item)
+	}
+}
+
+// report logs and counts what the translation degraded.
+func (t *translator) report() {
+	if len(t.degraded) == 0 {
+		return
+	}
+	if t.opts.Logger != nil {
+		t.opts.Logger.Debug("openai upstream: request parts dropped or degraded", "items", t.degraded)
+	}
+	if t.opts.Degraded != nil {
+		for _, item := range t.degraded {
+			t.opts.Degraded(item)
+		}
+	}
+}
+
+func (t *translator) translate(req *anthropic.Request, upModel string) (ChatRequest, error) {
+	f := req.Fields
+	for _, name := range slices.Sorted(maps.Keys(f)) {
+		switch {
+		case translated[name], name == "thinking", name == "output_config":
+		case known[name]:
+			t.degrade("member:" + name)
+		default:
+			t.degrade("member:other")
+		}
+	}
+	out := ChatRequest{Model: upModel, Stream: req.Stream, Messages: []ChatMessage{}}
 	if req.Stream {
 		out.StreamOptions = &StreamOptions{IncludeUsage: true}
 	}
 	if req.MaxTokens > 0 {
 		n := req.MaxTokens
-		if opts.MaxCompletionTokens {
+		if t.rule.MaxTokens > 0 && n > t.rule.MaxTokens {
+			n = t.rule.MaxTokens
+		}
+		if t.opts.MaxCompletionTokens {
 			out.MaxCompletionTokens = &n
 		} else {
 			out.MaxTokens = &n
 		}
 	}
-	f := req.Fields
 	if err := field(f, "temperature", &out.Temperature); err != nil {
 		return ChatRequest{}, err
 	}
@@ -136,64 +169,38 @@ func ToChat(req *anthropic.Request, opts Options) (ChatRequest, error) {
 	if err := field(f, "metadata", &meta); err != nil {
 		return ChatRequest{}, err
 	}
-	out.User = meta.UserID
-
-	system, err := systemText(req.System)
-	if err != nil {
+	out.User = shortenUser(meta.UserID, t.rule.MaxUserLength)
+	if err := t.reasoning(&out, f); err != nil {
 		return ChatRequest{}, err
 	}
-	if system != "" {
-		out.Messages = append(out.Messages, ChatMessage{Role: "system", Content: system})
+
+	if err := t.tools.declare(t, req.Tools); err != nil {
+		return ChatRequest{}, err
 	}
+	if err := t.addSystem(req.System, "system"); err != nil {
+		return ChatRequest{}, err
+	}
+	var msgs []ChatMessage
 	for i, m := range req.Messages {
-		msgs, err := convertMessage(i, m)
+		got, err := t.message(i, m)
 		if err != nil {
 			return ChatRequest{}, err
 		}
-		out.Messages = append(out.Messages, msgs...)
+		msgs = append(msgs, got...)
 	}
+	msgs = t.pairToolCalls(msgs)
+	system := strings.Join(append(t.system, t.notes...), "\n\n")
+	if system != "" {
+		out.Messages = append(out.Messages, ChatMessage{Role: "system", Content: system})
+	}
+	out.Messages = append(out.Messages, mergeUsers(msgs)...)
 
-	for i, t := range req.Tools {
-		var d toolDef
-		if err := json.Unmarshal(t.Raw, &d); err != nil {
-			return ChatRequest{}, fmt.Errorf("%w: tools[%d]: %v", anthropic.ErrInvalidRequest, i, err)
-		}
-		if d.Type != "" && d.Type != "custom" {
-			return ChatRequest{}, fmt.Errorf("tools[%d]: server tool %q: %w", i, d.Type, ErrUnsupported)
-		}
-		if d.Name == "" {
-			return ChatRequest{}, fmt.Errorf("%w: tools[%d]: name is required", anthropic.ErrInvalidRequest, i)
-		}
-		schema := bytes.TrimSpace(d.InputSchema)
-		if len(schema) == 0 || bytes.Equal(schema, []byte("null")) {
-			schema = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, ChatTool{Type: "function", Function: ChatFunction{Name: d.Name, Description: d.Description, Parameters: schema, Strict: d.Strict}})
-	}
-	if err := toolChoice(&out, f); err != nil {
+	out.Tools = t.tools.chatTools(t)
+	if err := t.toolChoice(&out, f); err != nil {
 		return ChatRequest{}, err
 	}
+	out.toolNames = t.names.reverse
 	return out, nil
-}
-
-// logDropped records, at debug level, the members ToChat leaves out.
-func logDropped(log *slog.Logger, fields map[string]json.RawMessage) {
-	if log == nil || !log.Enabled(context.Background(), slog.LevelDebug) {
-		return
-	}
-	var noEquivalent, unknown []string
-	for _, name := range slices.Sorted(maps.Keys(fields)) {
-		switch {
-		case translated[name]:
-		case known[name]:
-			noEquivalent = append(noEquivalent, name)
-		default:
-			unknown = append(unknown, name)
-		}
-	}
-	if len(noEquivalent)+len(unknown) > 0 {
-		log.Debug("openai upstream: request members dropped", "no_equivalent", noEquivalent, "unknown", unknown)
-	}
 }
 
 func field(f map[string]json.RawMessage, name string, v any) error {
@@ -207,7 +214,7 @@ func field(f map[string]json.RawMessage, name string, v any) error {
 	return nil
 }
 
-func toolChoice(out *ChatRequest, f map[string]json.RawMessage) error {
+func (t *translator) toolChoice(out *ChatRequest, f map[string]json.RawMessage) error {
 	var tc struct {
 		Type                   string `json:"type"`
 		Name                   string `json:"name"`
@@ -228,44 +235,69 @@ func toolChoice(out *ChatRequest, f map[string]json.RawMessage) error {
 		if tc.Name == "" {
 			return fmt.Errorf("%w: tool_choice: type tool needs a name", anthropic.ErrInvalidRequest)
 		}
+		if e := t.tools.byName[tc.Name]; e != nil && !e.sent {
+			// Forcing a deferred tool that was never loaded: the model
+			// cannot call what it is not given, so it is given.
+			e.loaded, e.removed = true, false
+			out.Tools = t.tools.chatTools(t)
+		}
 		n := NamedToolChoice{Type: "function"}
-		n.Function.Name = tc.Name
+		n.Function.Name = t.names.wire(tc.Name)
 		out.ToolChoice = n
 	default:
-		return fmt.Errorf("tool_choice type %q: %w", tc.Type, ErrUnsupported)
+		t.degrade("tool_choice:other")
 	}
 	if tc.DisableParallelToolUse && len(out.Tools) > 0 {
 		f := false
 		out.ParallelToolCalls = &f
 	}
+	if len(out.Tools) == 0 && out.ToolChoice != nil && out.ToolChoice != "none" {
+		// A tool choice without tools is refused by OpenAI and vLLM.
+		out.ToolChoice = nil
+	}
 	return nil
 }
 
-// systemText joins a string or text-block system prompt.
-func systemText(raw json.RawMessage) (string, error) {
+// addSystem adds a system prompt (the top-level member, or the content of
+// a system message inside messages) to the system text: text blocks are
+// joined with a blank line, tool_addition and tool_removal blocks change
+// the tools, and other blocks are dropped.
+func (t *translator) addSystem(raw json.RawMessage, where string) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return "", nil
+		return nil
 	}
 	if raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", fmt.Errorf("%w: system: %v", anthropic.ErrInvalidRequest, err)
+			return fmt.Errorf("%w: %s: %v", anthropic.ErrInvalidRequest, where, err)
 		}
-		return s, nil
+		if s != "" {
+			t.system = append(t.system, s)
+		}
+		return nil
 	}
 	var blocks []inBlock
 	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return "", fmt.Errorf("%w: system: %v", anthropic.ErrInvalidRequest, err)
+		return fmt.Errorf("%w: %s: %v", anthropic.ErrInvalidRequest, where, err)
 	}
-	parts := make([]string, 0, len(blocks))
+	var texts []string
 	for i, b := range blocks {
-		if b.Type != "text" {
-			return "", fmt.Errorf("system[%d]: block type %q: %w", i, b.Type, ErrUnsupported)
+		switch b.Type {
+		case "text":
+			texts = append(texts, b.Text)
+		case "tool_addition", "tool_removal":
+			if err := t.tools.change(t, b); err != nil {
+				return fmt.Errorf("%s[%d]: %w", where, i, err)
+			}
+		default:
+			t.degrade("system:" + blockLabel(b.Type))
 		}
-		parts = append(parts, b.Text)
 	}
-	return strings.Join(parts, "\n\n"), nil
+	if s := strings.Join(texts, "\n\n"); s != "" {
+		t.system = append(t.system, s)
+	}
+	return nil
 }
 
 func decodeBlocks(m anthropic.MessageParam) ([]inBlock, error) {
@@ -281,24 +313,27 @@ func decodeBlocks(m anthropic.MessageParam) ([]inBlock, error) {
 	return out, nil
 }
 
-func convertMessage(i int, m anthropic.MessageParam) ([]ChatMessage, error) {
+// message translates messages[i]. A system message is merged into the
+// leading system message, where every chat template accepts it.
+func (t *translator) message(i int, m anthropic.MessageParam) ([]ChatMessage, error) {
+	var msgs []ChatMessage
+	var err error
+	switch m.Role {
+	case "system":
+		content, _ := messageContent(m.Raw)
+		err = t.addSystem(content, fmt.Sprintf("messages[%d].content", i))
+		return nil, err
+	case "user", "assistant":
+	default:
+		return nil, fmt.Errorf("%w: messages[%d]: role %q", anthropic.ErrInvalidRequest, i, m.Role)
+	}
 	blocks, err := decodeBlocks(m)
 	if err == nil {
-		for j, b := range blocks {
-			if isServerBlock(b.Type) {
-				return nil, &ServerBlockError{Message: i, Block: j, Type: b.Type}
-			}
+		if m.Role == "user" {
+			msgs, err = t.user(blocks)
+		} else {
+			msgs, err = t.assistant(blocks)
 		}
-	}
-	var msgs []ChatMessage
-	switch {
-	case err != nil:
-	case m.Role == "user":
-		msgs, err = convertUser(blocks)
-	case m.Role == "assistant":
-		msgs, err = convertAssistant(blocks)
-	default:
-		err = fmt.Errorf("%w: role %q", anthropic.ErrInvalidRequest, m.Role)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("messages[%d]: %w", i, err)
@@ -306,29 +341,43 @@ func convertMessage(i int, m anthropic.MessageParam) ([]ChatMessage, error) {
 	return msgs, nil
 }
 
-// convertUser emits one role "tool" message per tool_result, first and in
-// order (they must directly follow the assistant's tool_calls), then one
-// user message with the remaining text, images and files, if any.
-func convertUser(blocks []inBlock) ([]ChatMessage, error) {
+// messageContent returns a message's raw content member.
+func messageContent(raw json.RawMessage) (json.RawMessage, error) {
+	var m struct {
+		Content json.RawMessage `json:"content"`
+	}
+	err := json.Unmarshal(raw, &m)
+	return m.Content, err
+}
+
+// user emits one role "tool" message per tool_result, first and in order
+// (they must directly follow the assistant's tool_calls), then one user
+// message with the remaining text, images and documents, if any.
+func (t *translator) user(blocks []inBlock) ([]ChatMessage, error) {
 	var out []ChatMessage
 	var parts []ContentPart
 	for i, b := range blocks {
-		switch b.Type {
-		case "tool_result":
-			text, media, err := toolResultContent(b)
+		switch {
+		case b.Type == "tool_result":
+			text, media, err := t.toolResultContent(b)
 			if err != nil {
 				return nil, fmt.Errorf("content[%d]: %w", i, err)
 			}
 			out = append(out, ChatMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: text})
 			parts = append(parts, media...)
-		case "thinking", "redacted_thinking":
-			// Never valid in user turns; drop like assistant thinking.
+		case b.Type == "thinking" || b.Type == "redacted_thinking":
+			// Never valid in user turns; dropped like assistant thinking.
+			t.degrade("block:" + b.Type)
+		case isServerBlock(b.Type):
+			t.degrade("block:server_tool")
 		default:
-			p, err := userPart(b)
+			p, ok, err := t.userPart(b)
 			if err != nil {
 				return nil, fmt.Errorf("content[%d]: %w", i, err)
 			}
-			parts = append(parts, p)
+			if ok {
+				parts = append(parts, p)
+			}
 		}
 	}
 	if len(parts) > 0 {
@@ -337,19 +386,28 @@ func convertUser(blocks []inBlock) ([]ChatMessage, error) {
 	return out, nil
 }
 
-// userPart converts a text, image, document or search_result block.
-func userPart(b inBlock) (ContentPart, error) {
+// userPart converts a text, image, document, search_result or
+// tool_reference block. ok is false for a block that is dropped.
+func (t *translator) userPart(b inBlock) (ContentPart, bool, error) {
 	switch b.Type {
 	case "text":
-		return ContentPart{Type: "text", Text: b.Text}, nil
+		return ContentPart{Type: "text", Text: b.Text}, true, nil
 	case "image":
-		return imagePart(b)
+		return t.imagePart(b)
 	case "document":
-		return documentPart(b)
+		p, err := t.documentPart(b)
+		return p, err == nil, err
 	case "search_result":
-		return searchResultPart(b)
+		p, err := t.searchResultPart(b)
+		return p, err == nil, err
+	case "tool_reference":
+		// Claude Code's ToolSearch answers with references to the tools it
+		// loaded; the referenced tools are sent from now on (toolSet).
+		t.tools.load(b.ToolName)
+		return ContentPart{Type: "text", Text: "Tool loaded: " + b.ToolName + ". Call it directly."}, true, nil
 	}
-	return ContentPart{}, fmt.Errorf("block type %q: %w", b.Type, ErrUnsupported)
+	t.degrade("block:" + blockLabel(b.Type))
+	return ContentPart{}, false, nil
 }
 
 // userContent is a plain string when every part is text (the form every
@@ -376,10 +434,13 @@ func decodeSource(b inBlock) (source, error) {
 	return s, nil
 }
 
-func imagePart(b inBlock) (ContentPart, error) {
+// imagePart turns a base64 or URL image into an image_url part; an image
+// uploaded through Anthropic's Files API cannot be read here and becomes
+// a note.
+func (t *translator) imagePart(b inBlock) (ContentPart, bool, error) {
 	s, err := decodeSource(b)
 	if err != nil {
-		return ContentPart{}, err
+		return ContentPart{}, false, err
 	}
 	var u string
 	switch s.Type {
@@ -388,15 +449,18 @@ func imagePart(b inBlock) (ContentPart, error) {
 	case "url":
 		u = s.URL
 	default:
-		return ContentPart{}, fmt.Errorf("image source %q: %w", s.Type, ErrUnsupported)
+		t.degrade("image:" + sourceLabel(s.Type))
+		return ContentPart{Type: "text", Text: "[An image was attached here that this backend cannot receive.]"}, true, nil
 	}
-	return ContentPart{Type: "image_url", ImageURL: &ImageURL{URL: u}}, nil
+	return ContentPart{Type: "image_url", ImageURL: &ImageURL{URL: u}}, true, nil
 }
 
-// documentPart turns a plain-text or content document into text (headed
-// by its title) and a base64 PDF into a file part, OpenAI's form; URL and
-// file-id documents have no Chat Completions form.
-func documentPart(b inBlock) (ContentPart, error) {
+// documentPart turns a document into text headed by its title: plain text
+// and content documents as they are, a base64 PDF through webgate's own
+// extractor (Options.PDFText), and a document this backend cannot read
+// (a URL or a Files API upload, a PDF without a text layer) into a note
+// saying so, so the model knows something was attached.
+func (t *translator) documentPart(b inBlock) (ContentPart, error) {
 	s, err := decodeSource(b)
 	if err != nil {
 		return ContentPart{}, err
@@ -410,20 +474,26 @@ func documentPart(b inBlock) (ContentPart, error) {
 		if err := json.Unmarshal(s.Content, &inner); err != nil {
 			return ContentPart{}, fmt.Errorf("%w: document content: %v", anthropic.ErrInvalidRequest, err)
 		}
-		if text, err = joinText(inner, "document content"); err != nil {
-			return ContentPart{}, err
+		texts := make([]string, 0, len(inner))
+		for _, ib := range inner {
+			if ib.Type != "text" {
+				t.degrade("document:content_" + blockLabel(ib.Type))
+				continue
+			}
+			texts = append(texts, ib.Text)
 		}
+		text = strings.Join(texts, "\n\n")
 	case "base64":
-		if s.MediaType != "application/pdf" {
-			return ContentPart{}, fmt.Errorf("document media type %q: %w", s.MediaType, ErrUnsupported)
+		if text, err = t.pdfText(s); err != nil {
+			t.degrade("document:pdf_unreadable")
+			text = fmt.Sprintf("[A PDF document was attached here, but its text could not be read: %v]", err)
 		}
-		name := b.Title
-		if name == "" {
-			name = "document.pdf"
-		}
-		return ContentPart{Type: "file", File: &FilePart{Filename: name, FileData: "data:application/pdf;base64," + s.Data}}, nil
+	case "url":
+		t.degrade("document:url")
+		text = "[A document was attached here by URL, which this backend cannot open: " + s.URL + "]"
 	default:
-		return ContentPart{}, fmt.Errorf("document source %q: %w", s.Type, ErrUnsupported)
+		t.degrade("document:" + sourceLabel(s.Type))
+		text = "[A document was attached here that this backend cannot receive.]"
 	}
 	if b.Title != "" {
 		text = b.Title + "\n\n" + text
@@ -431,9 +501,20 @@ func documentPart(b inBlock) (ContentPart, error) {
 	return ContentPart{Type: "text", Text: text}, nil
 }
 
+// pdfText reads a base64 PDF's text with Options.PDFText.
+func (t *translator) pdfText(s source) (string, error) {
+	if s.MediaType != "application/pdf" {
+		return "", fmt.Errorf("media type %q is not a PDF", s.MediaType)
+	}
+	if t.opts.PDFText == nil {
+		return "", fmt.Errorf("no PDF reader is configured")
+	}
+	return t.opts.PDFText(t.ctx, s.Data)
+}
+
 // searchResultPart turns a search_result block into text: title, source
 // URL, then the content.
-func searchResultPart(b inBlock) (ContentPart, error) {
+func (t *translator) searchResultPart(b inBlock) (ContentPart, error) {
 	var src string
 	if len(b.Source) > 0 {
 		if err := json.Unmarshal(b.Source, &src); err != nil {
@@ -444,31 +525,23 @@ func searchResultPart(b inBlock) (ContentPart, error) {
 	if err := json.Unmarshal(b.Content, &inner); err != nil {
 		return ContentPart{}, fmt.Errorf("%w: search_result content: %v", anthropic.ErrInvalidRequest, err)
 	}
-	body, err := joinText(inner, "search_result content")
-	if err != nil {
-		return ContentPart{}, err
-	}
-	head := strings.TrimSpace(b.Title + "\n" + src)
-	return ContentPart{Type: "text", Text: strings.TrimSpace(head + "\n\n" + body)}, nil
-}
-
-// joinText joins text blocks with a blank line; any other block is an
-// error naming where.
-func joinText(blocks []inBlock, where string) (string, error) {
-	texts := make([]string, 0, len(blocks))
-	for j, ib := range blocks {
+	texts := make([]string, 0, len(inner))
+	for _, ib := range inner {
 		if ib.Type != "text" {
-			return "", fmt.Errorf("%s[%d]: block type %q: %w", where, j, ib.Type, ErrUnsupported)
+			t.degrade("search_result:" + blockLabel(ib.Type))
+			continue
 		}
 		texts = append(texts, ib.Text)
 	}
-	return strings.Join(texts, "\n\n"), nil
+	head := strings.TrimSpace(b.Title + "\n" + src)
+	return ContentPart{Type: "text", Text: strings.TrimSpace(head + "\n\n" + strings.Join(texts, "\n\n"))}, nil
 }
 
-// toolResultContent flattens a tool_result's content to text; images and
-// files in it are returned separately, to travel in the user message that
-// follows (a tool message holds text only).
-func toolResultContent(b inBlock) (string, []ContentPart, error) {
+// toolResultContent flattens a tool_result's content to text; images in
+// it are returned separately, to travel in the user message that follows
+// (a tool message holds text only). A tool_reference loads the tool it
+// names (see userPart).
+func (t *translator) toolResultContent(b inBlock) (string, []ContentPart, error) {
 	var text string
 	var media []ContentPart
 	c := bytes.TrimSpace(b.Content)
@@ -485,13 +558,15 @@ func toolResultContent(b inBlock) (string, []ContentPart, error) {
 		}
 		var texts []string
 		for j, ib := range inner {
-			p, err := userPart(ib)
+			p, ok, err := t.userPart(ib)
 			if err != nil {
 				return "", nil, fmt.Errorf("tool_result content[%d]: %w", j, err)
 			}
-			if p.Type == "text" {
+			switch {
+			case !ok:
+			case p.Type == "text":
 				texts = append(texts, p.Text)
-			} else {
+			default:
 				media = append(media, p)
 			}
 		}
@@ -503,14 +578,14 @@ func toolResultContent(b inBlock) (string, []ContentPart, error) {
 	return text, media, nil
 }
 
-// convertAssistant joins text blocks (directly: they are one reply split
-// for citations) and turns tool_use blocks into tool_calls. Thinking is
+// assistant joins text blocks (directly: they are one reply split for
+// citations) and turns tool_use blocks into tool_calls. Thinking is
 // dropped, except that reasoning webgate got from this kind of upstream
 // (its signature says so) is replayed on a message that calls tools, in
 // the field it came in: DeepSeek's thinking mode and Kimi answer 400 when
 // a tool-calling turn's reasoning is missing, and other servers ignore
 // it. Anthropic's own signed thinking cannot be replayed anywhere else.
-func convertAssistant(blocks []inBlock) ([]ChatMessage, error) {
+func (t *translator) assistant(blocks []inBlock) ([]ChatMessage, error) {
 	var text, reasoning strings.Builder
 	var calls []ToolCall
 	field := ""
@@ -523,15 +598,22 @@ func convertAssistant(blocks []inBlock) ([]ChatMessage, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: content[%d]: tool_use input: %v", anthropic.ErrInvalidRequest, i, err)
 			}
-			calls = append(calls, ToolCall{ID: b.ID, Type: "function", Function: FunctionCall{Name: b.Name, Arguments: Arguments(args)}})
+			calls = append(calls, ToolCall{ID: b.ID, Type: "function", Function: FunctionCall{Name: t.names.wire(b.Name), Arguments: Arguments(args)}})
 		case "thinking":
 			if f := replayField(b.Signature); f != "" && (field == "" || field == f) {
 				field = f
 				reasoning.WriteString(b.Thinking)
+			} else {
+				t.degrade("block:thinking")
 			}
 		case "redacted_thinking":
+			t.degrade("block:redacted_thinking")
 		default:
-			return nil, fmt.Errorf("content[%d]: block type %q: %w", i, b.Type, ErrUnsupported)
+			if isServerBlock(b.Type) {
+				t.degrade("block:server_tool")
+			} else {
+				t.degrade("block:" + blockLabel(b.Type))
+			}
 		}
 	}
 	if text.Len() == 0 && len(calls) == 0 {
@@ -552,14 +634,55 @@ func convertAssistant(blocks []inBlock) ([]ChatMessage, error) {
 	return []ChatMessage{m}, nil
 }
 
+// compactJSON is a tool_use input as compact JSON text; Anthropic takes
+// only an object (or nothing) there.
 func compactJSON(raw json.RawMessage) (string, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return "{}", nil
+	}
+	if raw[0] != '{' {
+		return "", fmt.Errorf("input must be an object")
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// isServerBlock reports the block types of Anthropic's server tools. The
+// emulation loop rewrites webgate's own into tool_use and tool_result
+// before the translation; any other (from a conversation begun on
+// Anthropic's API) has no Chat Completions form.
+func isServerBlock(typ string) bool {
+	switch typ {
+	case "server_tool_use", "mcp_tool_use", "mcp_tool_result", "container_upload":
+		return true
+	}
+	return typ != "tool_result" && strings.HasSuffix(typ, "_tool_result")
+}
+
+// knownBlocks are the block types a degrade label may name; any other
+// is "other", so a client cannot grow the metric's label set.
+var knownBlocks = map[string]bool{
+	"text": true, "image": true, "document": true, "search_result": true,
+	"thinking": true, "redacted_thinking": true, "tool_use": true, "tool_result": true,
+	"tool_reference": true, "tool_addition": true, "tool_removal": true,
+	"container_upload": true, "compaction": true,
+}
+
+func blockLabel(typ string) string {
+	if knownBlocks[typ] {
+		return typ
+	}
+	return "other"
+}
+
+func sourceLabel(typ string) string {
+	switch typ {
+	case "file", "url", "base64", "text", "content":
+		return typ
+	}
+	return "other"
 }

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -18,7 +19,7 @@ func toChatJSON(t *testing.T, body string, opts Options) (any, error) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	out, err := ToChat(req, opts)
+	out, err := ToChat(context.Background(), req, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +80,15 @@ func TestToChat(t *testing.T) {
 	}, {
 		name: "thinking-only assistant turn dropped",
 		in:   `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"redacted_thinking","data":"x"}]},{"role":"user","content":"b"}]}`,
-		want: `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"a\n\nb"}]}`,
 	}, {
 		name: "tool result image moves to user message",
-		in:   `{"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"shot"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AA"}}]}]}]}`,
-		want: `{"model":"m","messages":[{"role":"tool","tool_call_id":"t","content":"shot"},{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,AA"}}]}]}`,
+		in:   `{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Read","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"shot"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AA"}}]}]}]}`,
+		want: `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":{"name":"Read","arguments":"{}"}}]},{"role":"tool","tool_call_id":"t","content":"shot"},{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,AA"}}]}]}`,
+	}, {
+		name: "tool result without its call becomes user text",
+		in:   `{"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"late"},{"type":"text","text":"next"}]}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"Result of tool call t:\nlate\n\nnext"}]}`,
 	}, {
 		name: "tools and tool_choice any",
 		in:   `{"model":"m","tools":[{"name":"f","description":"does f","input_schema":{"type":"object","properties":{"a":{"type":"string"}}}},{"name":"g","input_schema":null}],"tool_choice":{"type":"any","disable_parallel_tool_use":true},"messages":[]}`,
@@ -97,9 +102,9 @@ func TestToChat(t *testing.T) {
 		in:   `{"model":"m","tool_choice":{"type":"none"},"messages":[]}`,
 		want: `{"model":"m","messages":[],"tool_choice":"none"}`,
 	}, {
-		name: "tool_choice auto, parallel flag needs tools",
+		name: "tool_choice and the parallel flag need tools",
 		in:   `{"model":"m","tool_choice":{"type":"auto","disable_parallel_tool_use":true},"messages":[]}`,
-		want: `{"model":"m","messages":[],"tool_choice":"auto"}`,
+		want: `{"model":"m","messages":[]}`,
 	}, {
 		name: "sampling, stop, metadata, stream",
 		in:   `{"model":"m","max_tokens":5,"temperature":0.5,"top_p":0.9,"top_k":3,"stop_sequences":["END","\n\n"],"metadata":{"user_id":"u1"},"stream":true,"messages":[]}`,
@@ -114,6 +119,69 @@ func TestToChat(t *testing.T) {
 		opts: Options{Models: ModelMap{{Pattern: "claude-*-haiku*", Model: "small"}, {Pattern: "claude-*", Model: "qwen3-coder"}, {Pattern: "*", Model: "never"}}},
 		in:   `{"model":"claude-3-5-haiku-latest","messages":[]}`,
 		want: `{"model":"small","messages":[]}`,
+	}, {
+		name: "system messages inside messages merge into the leading one, in order",
+		in:   `{"model":"m","system":"S","messages":[{"role":"user","content":"a"},{"role":"system","content":"env"},{"role":"user","content":"b"},{"role":"system","content":[{"type":"text","text":"late"}]}]}`,
+		want: `{"model":"m","messages":[{"role":"system","content":"S\n\nenv\n\nlate"},{"role":"user","content":"a\n\nb"}]}`,
+	}, {
+		name: "tool_addition adds a tool, tool_removal removes one",
+		in:   `{"model":"m","tools":[{"name":"keep","input_schema":{"type":"object"}},{"name":"gone","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"a"},{"role":"system","content":[{"type":"tool_addition","tool":{"type":"tool_definition","definition":{"name":"added","description":"new","input_schema":{"type":"object"}}}},{"type":"tool_removal","tool":{"type":"tool_reference","name":"gone"}}]}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"keep","parameters":{"type":"object"}}},{"type":"function","function":{"name":"added","description":"new","parameters":{"type":"object"}}}]}`,
+	}, {
+		name: "deferred tools wait for a tool_reference",
+		in:   `{"model":"m","tools":[{"name":"ToolSearch","input_schema":{"type":"object"}},{"name":"WebSearch","input_schema":{"type":"object"},"defer_loading":true},{"name":"Other","input_schema":{"type":"object"},"defer_loading":true}],"messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"ToolSearch","input":{"query":"select:WebSearch"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":[{"type":"tool_reference","tool_name":"WebSearch"}]}]}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"ToolSearch","arguments":"{\"query\":\"select:WebSearch\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"Tool loaded: WebSearch. Call it directly."}],"tools":[{"type":"function","function":{"name":"ToolSearch","parameters":{"type":"object"}}},{"type":"function","function":{"name":"WebSearch","parameters":{"type":"object"}}}]}`,
+	}, {
+		name: "tool results put in call order; an unanswered call gets a result",
+		in:   `{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"b","name":"f","input":{}},{"type":"tool_use","id":"c","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":"3"},{"type":"tool_result","tool_use_id":"a","content":"1"}]}]}`,
+		want: `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"tool","tool_call_id":"b","content":"Error: this tool call was not answered."},{"role":"tool","tool_call_id":"c","content":"3"}]}`,
+	}, {
+		name: "function names Chat Completions refuses are changed",
+		in:   `{"model":"m","tools":[{"name":"mcp__srv__read.file","input_schema":{"type":"object"}}],"tool_choice":{"type":"tool","name":"mcp__srv__read.file"},"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"mcp__srv__read.file","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]}]}`,
+		want: `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"mcp__srv__read_file","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"x"}],"tools":[{"type":"function","function":{"name":"mcp__srv__read_file","parameters":{"type":"object"}}}],"tool_choice":{"type":"function","function":{"name":"mcp__srv__read_file"}}}`,
+	}, {
+		name: "code execution is said to be unavailable",
+		in:   `{"model":"m","tools":[{"type":"code_execution_20250825","name":"code_execution"},{"name":"web_search","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","messages":[{"role":"system","content":"Code execution is not available on this backend: there is no code_execution tool. Work with the web_search and web_fetch results directly."},{"role":"user","content":"q"}],"tools":[{"type":"function","function":{"name":"web_search","parameters":{"type":"object"}}}]}`,
+	}, {
+		name: "per-model limits: max_tokens clamped, long user hashed, long description cut",
+		opts: Options{Models: ModelMap{{Pattern: "*", MaxTokens: 1000, MaxUserLength: 20, MaxToolDescription: 30}}},
+		in:   `{"model":"m","max_tokens":128000,"metadata":{"user_id":"` + strings.Repeat("u", 150) + `"},"tools":[{"name":"f","description":"First sentence here. Second sentence is long.","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","max_tokens":1000,"user":"wg-816752062318c8f21","messages":[{"role":"user","content":"q"}],"tools":[{"type":"function","function":{"name":"f","description":"First sentence here. …","parameters":{"type":"object"}}}]}`,
+	}, {
+		name: "reasoning_effort from output_config",
+		opts: Options{Models: ModelMap{{Pattern: "*", Reasoning: "reasoning_effort"}}},
+		in:   `{"model":"m","thinking":{"type":"adaptive"},"output_config":{"effort":"max"},"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","reasoning_effort":"high","messages":[{"role":"user","content":"q"}]}`,
+	}, {
+		name: "reasoning_effort from a thinking budget",
+		opts: Options{Models: ModelMap{{Pattern: "*", Reasoning: "reasoning_effort"}}},
+		in:   `{"model":"m","thinking":{"type":"enabled","budget_tokens":2000},"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","reasoning_effort":"low","messages":[{"role":"user","content":"q"}]}`,
+	}, {
+		name: "openrouter reasoning",
+		opts: Options{Models: ModelMap{{Pattern: "*", Reasoning: "openrouter"}}},
+		in:   `{"model":"m","thinking":{"type":"enabled","budget_tokens":5000},"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","reasoning":{"max_tokens":5000},"messages":[{"role":"user","content":"q"}]}`,
+	}, {
+		name: "thinking switch",
+		opts: Options{Models: ModelMap{{Pattern: "*", Reasoning: "thinking"}}},
+		in:   `{"model":"m","thinking":{"type":"disabled"},"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","thinking":{"type":"disabled"},"messages":[{"role":"user","content":"q"}]}`,
+	}, {
+		name: "chat template switch",
+		opts: Options{Models: ModelMap{{Pattern: "*", Reasoning: "chat_template"}}},
+		in:   `{"model":"m","thinking":{"type":"adaptive"},"messages":[{"role":"user","content":"q"}]}`,
+		want: `{"model":"m","chat_template_kwargs":{"enable_thinking":true},"messages":[{"role":"user","content":"q"}]}`,
+	}, {
+		name: "PDF documents become text",
+		opts: Options{PDFText: func(_ context.Context, data string) (string, error) { return "text of " + data, nil }},
+		in:   `{"model":"m","messages":[{"role":"user","content":[{"type":"document","title":"Spec","source":{"type":"base64","media_type":"application/pdf","data":"JVBE"}},{"type":"text","text":"summarise"}]}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"Spec\n\ntext of JVBE\n\nsummarise"}]}`,
+	}, {
+		name: "an unreadable PDF becomes a note",
+		in:   `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBE"}}]}]}`,
+		want: `{"model":"m","messages":[{"role":"user","content":"[A PDF document was attached here, but its text could not be read: no PDF reader is configured]"}]}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,22 +196,19 @@ func TestToChat(t *testing.T) {
 	}
 }
 
+// ToChat refuses only what Anthropic's API refuses too.
 func TestToChatErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
-		unsupported    bool
 	}{
-		{"server tool", `{"model":"m","tools":[{"type":"web_search_20250305","name":"web_search"}],"messages":[]}`, "web_search_20250305", true},
-		{"url document", `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://x/a.pdf"}}]}]}`, `document source "url"`, true},
-		{"unknown block", `{"model":"m","messages":[{"role":"user","content":[{"type":"container_upload_x"}]}]}`, `"container_upload_x"`, true},
-		{"server_tool_use in history", `{"model":"m","messages":[{"role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}]}]}`, "messages[0]", true},
-		{"image file source", `{"model":"m","messages":[{"role":"user","content":[{"type":"image","source":{"type":"file","file_id":"f"}}]}]}`, `"file"`, true},
-		{"image no source", `{"model":"m","messages":[{"role":"user","content":[{"type":"image"}]}]}`, "without source", false},
-		{"non-text system", `{"model":"m","system":[{"type":"image"}],"messages":[]}`, "system[0]", true},
-		{"bad role", `{"model":"m","messages":[{"role":"system","content":"x"}]}`, "role", false},
-		{"tool_choice tool without name", `{"model":"m","tool_choice":{"type":"tool"},"messages":[]}`, "needs a name", false},
-		{"bad temperature", `{"model":"m","temperature":"hot","messages":[]}`, "temperature", false},
-		{"bad tool input", `{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":}}]}]}`, "", false},
+		{"image no source", `{"model":"m","messages":[{"role":"user","content":[{"type":"image"}]}]}`, "without source"},
+		{"bad role", `{"model":"m","messages":[{"role":"robot","content":"x"}]}`, "role"},
+		{"tool without a name", `{"model":"m","tools":[{"input_schema":{"type":"object"}}],"messages":[]}`, "tools[0]: name is required"},
+		{"tool_addition without a tool", `{"model":"m","messages":[{"role":"system","content":[{"type":"tool_addition"}]}]}`, "messages[0].content[0]: invalid request: tool_addition"},
+		{"tool_choice tool without name", `{"model":"m","tool_choice":{"type":"tool"},"messages":[]}`, "needs a name"},
+		{"bad temperature", `{"model":"m","temperature":"hot","messages":[]}`, "temperature"},
+		{"bad thinking", `{"model":"m","thinking":"yes","messages":[]}`, "thinking"},
+		{"bad tool input", `{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":}}]}]}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,17 +219,14 @@ func TestToChatErrors(t *testing.T) {
 				}
 				t.Fatalf("decode: %v", err)
 			}
-			_, err = ToChat(req, Options{})
+			_, err = ToChat(context.Background(), req, Options{})
 			if err == nil {
 				t.Fatal("no error")
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %q does not mention %q", err, tt.want)
 			}
-			if got := errors.Is(err, ErrUnsupported); got != tt.unsupported {
-				t.Errorf("errors.Is(ErrUnsupported) = %v, want %v (%v)", got, tt.unsupported, err)
-			}
-			if !tt.unsupported && !errors.Is(err, anthropic.ErrInvalidRequest) {
+			if !errors.Is(err, anthropic.ErrInvalidRequest) {
 				t.Errorf("error %v does not wrap ErrInvalidRequest", err)
 			}
 		})
@@ -184,7 +246,7 @@ func TestModelMap(t *testing.T) {
 	if err := (ModelMap{{Pattern: "[", Model: "x"}}).Validate(); err == nil {
 		t.Error("bad pattern accepted")
 	}
-	if err := (ModelMap{{Pattern: "a", Model: ""}}).Validate(); err == nil {
-		t.Error("empty model accepted")
+	if up, r := (ModelMap{{Pattern: "a", MaxTokens: 5}}).Lookup("a"); up != "a" || r.MaxTokens != 5 || r.MaxUserLength != 64 {
+		t.Errorf("a settings-only rule gives %q %+v", up, r)
 	}
 }

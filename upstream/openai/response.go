@@ -141,7 +141,7 @@ func FromChat(resp *ChatResponse, opts Options) (*anthropic.Message, error) {
 			if id == "" {
 				id = opts.newID("toolu_")
 			}
-			tools = append(tools, ToolUseBlock{ID: id, Name: tc.Function.Name, Input: input})
+			tools = append(tools, ToolUseBlock{ID: id, Name: opts.toolName(tc.Function.Name), Input: input})
 		}
 	}
 	th, tx := think.flush()

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chat, err := ToChat(req, Options{Models: ModelMap{{Pattern: "claude-*", Model: "up"}}})
+	chat, err := ToChat(context.Background(), req, Options{Models: ModelMap{{Pattern: "claude-*", Model: "up"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -564,7 +564,7 @@ func (t *StreamTranslator) openTool(st *toolState) {
 	trimmed := bytes.TrimLeft(st.pending, " \t\r\n")
 	t.buffered -= len(st.pending) - len(trimmed)
 	st.pending = trimmed
-	t.openBlock(blockTool, ToolUseBlock{ID: st.id, Name: st.name})
+	t.openBlock(blockTool, ToolUseBlock{ID: st.id, Name: t.opts.toolName(st.name)})
 }
 
 func (t *StreamTranslator) emitPending(st *toolState) {

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/webgate/webgate/config"
 )
 
 // ChatRequest is a Chat Completions request body.
@@ -27,6 +30,29 @@ type ChatRequest struct {
 	ToolChoice        any    `json:"tool_choice,omitempty"`
 	ParallelToolCalls *bool  `json:"parallel_tool_calls,omitempty"`
 	User              string `json:"user,omitempty"`
+	// ReasoningEffort, Reasoning, Thinking and ChatTemplateKwargs carry
+	// the request's thinking in the style configured for the model (see
+	// config.ModelRule.Reasoning); at most one is set.
+	ReasoningEffort    string           `json:"reasoning_effort,omitempty"`
+	Reasoning          *ReasoningConfig `json:"reasoning,omitempty"`
+	Thinking           *ThinkingSwitch  `json:"thinking,omitempty"`
+	ChatTemplateKwargs map[string]any   `json:"chat_template_kwargs,omitempty"`
+
+	// toolNames maps the function names sent back to the client's tool
+	// names, for those that had to be changed (see toolNames).
+	toolNames map[string]string
+}
+
+// ReasoningConfig is OpenRouter's reasoning object.
+type ReasoningConfig struct {
+	Effort    string `json:"effort,omitempty"`
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	Enabled   *bool  `json:"enabled,omitempty"`
+}
+
+// ThinkingSwitch is the thinking switch of DeepSeek, GLM and Kimi.
+type ThinkingSwitch struct {
+	Type string `json:"type"`
 }
 
 // StreamOptions asks for a final usage chunk.
@@ -420,26 +446,21 @@ const (
 	fieldReasoning        = "reasoning"
 )
 
-// ModelRule maps client model names matching Pattern to Model.
-type ModelRule struct {
-	Pattern string `yaml:"pattern" json:"pattern"`
-	Model   string `yaml:"model" json:"model"`
-}
+// ModelRule maps client model names to an upstream model and its
+// settings; see config.ModelRule.
+type ModelRule = config.ModelRule
 
 // ModelMap is an ordered list of rules; the first match wins and an
-// unmatched name passes through unchanged. Patterns use path.Match syntax
-// except that * and ? also match "/", so "*" catches every name,
-// "anthropic/claude-sonnet-4" included.
+// unmatched name passes through unchanged, with default settings.
+// Patterns use path.Match syntax except that * and ? also match "/", so
+// "*" catches every name, "anthropic/claude-sonnet-4" included.
 type ModelMap []ModelRule
 
-// Validate reports a malformed pattern or an empty target.
+// Validate reports a malformed pattern.
 func (m ModelMap) Validate() error {
 	for i, r := range m {
 		if _, err := path.Match(r.Pattern, ""); err != nil || r.Pattern == "" {
 			return fmt.Errorf("model map[%d]: pattern %q is not a valid glob", i, r.Pattern)
-		}
-		if r.Model == "" {
-			return fmt.Errorf("model map[%d]: pattern %q: empty model", i, r.Pattern)
 		}
 	}
 	return nil
@@ -447,18 +468,26 @@ func (m ModelMap) Validate() error {
 
 // Map returns the upstream model for name.
 func (m ModelMap) Map(name string) string {
-	if len(m) == 0 {
-		return name
-	}
+	up, _ := m.Lookup(name)
+	return up
+}
+
+// Lookup returns the upstream model for name and the settings of the rule
+// that matched, with defaults filled in.
+func (m ModelMap) Lookup(name string) (string, ModelRule) {
 	// path.Match stops * and ? at "/"; model names are not paths, so
 	// slashes are swapped for a byte no model name or pattern contains.
 	n := strings.ReplaceAll(name, "/", "\x00")
 	for _, r := range m {
 		if ok, err := path.Match(strings.ReplaceAll(r.Pattern, "/", "\x00"), n); err == nil && ok {
-			return r.Model
+			up := r.Model
+			if up == "" {
+				up = name
+			}
+			return up, r.WithDefaults()
 		}
 	}
-	return name
+	return name, ModelRule{}.WithDefaults()
 }
 
 // Options configure the translation.
@@ -488,9 +517,27 @@ type Options struct {
 	NewID func(prefix string) string
 	// Limits bound stream translation; zero fields select defaults.
 	Limits Limits
-	// Logger receives debug records about request members dropped in
-	// translation. Nil discards them.
+	// Logger receives debug records about request parts dropped or
+	// degraded in translation. Nil discards them.
 	Logger *slog.Logger
+	// Degraded, when set, is called once per request for each kind of
+	// request part the translation dropped or degraded, with a label from
+	// a fixed set ("member:thinking", "block:server_tool",
+	// "document:url", ...), for the metrics.
+	Degraded func(item string)
+	// PDFText reads the text of a base64-encoded PDF document. Nil turns
+	// PDF documents into a note that they could not be read.
+	PDFText func(ctx context.Context, base64Data string) (string, error)
+	// toolNames is the reverse tool-name map of the translated request.
+	toolNames map[string]string
+}
+
+// toolName returns the client's name for a function name of the reply.
+func (o *Options) toolName(wire string) string {
+	if name, ok := o.toolNames[wire]; ok {
+		return name
+	}
+	return wire
 }
 
 func (o *Options) newID(prefix string) string {
