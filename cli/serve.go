@@ -96,7 +96,7 @@ func serverOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter
 	}
 	hc := anthropic.NewHTTPClient(cfg.Upstream.WithDefaults().ResponseHeaderTimeout)
 	release = hc.CloseIdleConnections
-	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, HTTPClient: hc, Untrusted: untrusted(cfg), Logger: log})
+	messages, err := proxy.New(proxy.Options{Searcher: svc.Searcher, Fetcher: getter, Upstream: cfg.Upstream, HTTPClient: hc, Untrusted: untrusted(cfg), Degraded: svc.Metrics.ObserveDegraded, Logger: log})
 	if err != nil {
 		return server.Options{}, nil, err
 	}

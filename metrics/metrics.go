@@ -65,6 +65,7 @@ type Recorder struct {
 	cacheLookups    *prometheus.CounterVec
 	fetchBytes      prometheus.Counter
 	redisErrors     *prometheus.CounterVec
+	degraded        *prometheus.CounterVec
 	draining        prometheus.Gauge
 	buildInfo       *prometheus.GaugeVec
 
@@ -114,6 +115,7 @@ func New(opts Options) *Recorder {
 	}
 	r.fetchBytes = f.counter("webgate_fetch_bytes_total", "Bytes of page bodies downloaded by the fetcher (after decompression; cache hits excluded).")
 	r.redisErrors = f.counterVec("webgate_redis_errors_total", "Failed Redis commands by operation (cache_get, cache_set, counter, audit, ping).", "op")
+	r.degraded = f.counterVec("webgate_messages_degraded_total", "Messages requests translated for a Chat Completions upstream in which a part with no equivalent was dropped or turned into text, by item (member:thinking, block:server_tool, document:url, tool_call:unanswered, ...).", "item")
 	r.draining = f.gauge("webgate_draining", "1 while the server is shutting down and draining in-flight requests.")
 	r.buildInfo = f.gaugeVec("webgate_build_info", "Always 1; labels carry the webgate version.", "version")
 	r.SetVersion(opts.Version)
@@ -335,6 +337,15 @@ func (r *Recorder) RedisError(op string) {
 		return
 	}
 	r.redisErrors.WithLabelValues(op).Inc()
+}
+
+// ObserveDegraded records a Messages request in which the translation
+// for a Chat Completions upstream dropped or degraded item.
+func (r *Recorder) ObserveDegraded(item string) {
+	if r == nil {
+		return
+	}
+	r.degraded.WithLabelValues(item).Inc()
 }
 
 // Outcome classifies a provider error into the outcome label.

@@ -65,6 +65,10 @@ type Options struct {
 	// the model reads as untrusted; the zero value marks them
 	// (guard.content.mark_untrusted).
 	Untrusted guard.Wrapper
+	// Degraded is told, for kind openai, each kind of request part the
+	// translation dropped or degraded (see openai.Options.Degraded); nil
+	// ignores them.
+	Degraded func(item string)
 	// Logger receives request logs; nil discards.
 	Logger *slog.Logger
 }
@@ -126,7 +130,7 @@ func New(opts Options) (*Handler, error) {
 	case cfg.Kind == "openai":
 		// Every turn goes through the emulation, whose upstream calls the
 		// Model translates into Chat Completions (with the model map).
-		if model, err = openai.NewModel(cfg, openai.ModelOptions{HTTPClient: opts.HTTPClient, Logger: h.log}); err != nil {
+		if model, err = openai.NewModel(cfg, openai.ModelOptions{HTTPClient: opts.HTTPClient, Logger: h.log, Degraded: opts.Degraded}); err != nil {
 			return nil, fmt.Errorf("proxy: %w", err)
 		}
 	default:
