@@ -76,6 +76,7 @@ type Upstream struct {
 	openai bool
 	mu     sync.Mutex
 	steps  []Step
+	every  Step
 	reqs   []Request
 }
 
@@ -85,6 +86,22 @@ func New(t testing.TB, steps ...Step) *Upstream {
 	u := &Upstream{t: t, steps: steps, Delay: time.Millisecond}
 	u.Server = httptest.NewServer(http.HandlerFunc(u.serve))
 	t.Cleanup(u.Close)
+	return u
+}
+
+// Serve starts a fake that answers every request with step, for scripts
+// that decide from the conversation itself what comes next (a real client
+// sends requests in an order the test does not fix).
+func Serve(t testing.TB, step Step) *Upstream {
+	u := New(t)
+	u.every = step
+	return u
+}
+
+// ServeOpenAI is Serve for the OpenAI-compatible fake (see NewOpenAI).
+func ServeOpenAI(t testing.TB, step Step) *Upstream {
+	u := Serve(t, step)
+	u.openai = true
 	return u
 }
 
@@ -100,7 +117,10 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	n := len(u.reqs)
 	var step Step
-	if n < len(u.steps) {
+	switch {
+	case u.every != nil:
+		step = u.every
+	case n < len(u.steps):
 		step = u.steps[n]
 	}
 	path := "/v1/messages"
