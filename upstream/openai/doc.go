@@ -35,25 +35,38 @@
 //	Messages API                     Chat Completions
 //	model                            model, through the model map (glob
 //	                                 patterns, first match wins, * and ?
-//	                                 match "/" too; unmatched names pass)
-//	system (string or text blocks)   one leading "system" message; blocks
-//	                                 joined with a blank line
+//	                                 match "/" too; unmatched names pass),
+//	                                 which also gives the model's settings
+//	                                 (config.ModelRule)
+//	system (string or text blocks),  one leading "system" message: the
+//	  and role "system" messages       system prompt, then each system
+//	  inside messages                  message's text in order (many chat
+//	                                   templates refuse a system message
+//	                                   once the conversation has started);
+//	                                   adjacent user messages left by the
+//	                                   move are joined
+//	tool_addition / tool_removal     the tool is added to / removed from
+//	  in a system message              tools
 //	user text blocks                 "user" message; a plain string (blocks
 //	                                 joined with a blank line) unless it has
-//	                                 images or files, then content parts
+//	                                 images, then content parts
 //	image, base64 / url source       image_url part, data: URL / the URL
 //	document, text / content source  text part, headed by its title
-//	document, base64 PDF             file part with a data: URL (OpenAI's
-//	                                 form; many servers have no PDF input)
+//	document, base64 PDF             text part: the PDF's text read by
+//	                                 webgate's extractor (Options.PDFText)
 //	search_result                    text part: title, source URL, content
+//	tool_reference (Claude Code's    "Tool loaded: NAME. Call it directly."
+//	  ToolSearch result)               and the named defer_loading tool is
+//	                                   sent from then on
 //	user tool_result                 one "tool" message per result with
 //	                                 tool_call_id, placed before the user
-//	                                 message holding the turn's other blocks
+//	                                 message holding the turn's other blocks,
+//	                                 in the order of the assistant's calls
 //	                                 (tool messages must directly follow the
 //	                                 assistant's tool_calls); text joined
 //	                                 with a blank line; is_error prefixes
-//	                                 "Error: "; images and files in a result
-//	                                 move to the following user message
+//	                                 "Error: "; images in a result move to
+//	                                 the following user message
 //	assistant text blocks            content, concatenated as is
 //	assistant tool_use               tool_calls[] {id, type function,
 //	                                 function {name, arguments = compact
@@ -64,33 +77,61 @@
 //	                                   (reasoning_content or reasoning):
 //	                                   DeepSeek's thinking mode and Kimi
 //	                                   reject a tool-calling turn without it
-//	other thinking,                  dropped (Anthropic-signed reasoning
-//	  redacted_thinking                cannot be replayed elsewhere)
 //	tools [{name, description,       tools [{type function, function {name,
-//	  input_schema, strict}]           description, parameters, strict}}]
-//	tool_choice auto/any/none        "auto"/"required"/"none"
+//	  input_schema, strict}]           description, parameters, strict}}];
+//	                                   defer_loading tools only once a
+//	                                   tool_reference names them; long
+//	                                   descriptions shortened where the
+//	                                   model's max_tool_description says
+//	tool and call names              names outside ^[a-zA-Z0-9_-]{1,64}$
+//	                                 are changed (invalid bytes to "_",
+//	                                 long ones cut and hashed) and mapped
+//	                                 back in replies
+//	tool_choice auto/any/none        "auto"/"required"/"none" (left out
+//	                                 when no tool is sent)
 //	tool_choice tool {name}          {type function, function {name}}
 //	disable_parallel_tool_use        parallel_tool_calls false
 //	max_tokens                       max_tokens, or max_completion_tokens
-//	                                 with upstream.max_completion_tokens
+//	                                 with upstream.max_completion_tokens,
+//	                                 clamped to the model's max_tokens
+//	                                 (default 8192)
+//	thinking, output_config.effort   the model's reasoning style:
+//	                                 reasoning_effort, OpenRouter's
+//	                                 reasoning, thinking {type} or
+//	                                 chat_template_kwargs.enable_thinking;
+//	                                 dropped when none is configured
+//	code_execution_* tool            a sentence in the system prompt that
+//	                                 code execution is not available
 //	stop_sequences                   stop
 //	temperature, top_p               temperature, top_p
-//	metadata.user_id                 user
+//	metadata.user_id                 user; one longer than the model's
+//	                                 max_user_length (default 64) becomes
+//	                                 "wg-" and a hash of it
 //	stream                           stream, with stream_options
 //	                                 {include_usage: true} (the Model always
 //	                                 streams unless ModelOptions.NoStream)
 //
-// Dropped, with a debug log naming them: top_k, thinking, service_tier,
-// container, mcp_servers, context_management, output_config,
-// output_format, and any member webgate does not know; none is forwarded
-// blindly. cache_control markers and citations on text are ignored.
-// Refused with an error wrapping [ErrUnsupported] (400
-// invalid_request_error): server tool definitions, server tool blocks
-// ([ServerBlockError], also [ErrServerBlock]: server_tool_use,
-// web_search_tool_result, web_fetch_tool_result, mcp_tool_use, ... which
-// the loop must have rewritten into tool_use/tool_result), URL and file
-// documents, other block types, non-text system blocks, image sources
-// other than base64 and url, unknown tool_choice types.
+// # Degraded, not refused
+//
+// A turn never fails over something that can safely be dropped: other
+// thinking and redacted_thinking (Anthropic-signed reasoning cannot be
+// replayed elsewhere), server tool blocks from a conversation begun on
+// Anthropic's API (server_tool_use, *_tool_result, mcp_tool_use, ...;
+// the emulation loop has already rewritten webgate's own), other typed
+// tools (Anthropic's server tools and schema-less client tools such as
+// bash_20250124), unknown block types, non-text system blocks, unknown
+// tool_choice types, and the members top_k, service_tier, container,
+// mcp_servers, context_management, output_format and any member webgate
+// does not know are dropped; URL and Files API documents and images, and
+// PDFs without a text layer, become a note saying what was attached; a
+// tool result without its call becomes user text; a call without a result
+// gets one saying so. Each kind of drop is logged at debug level and
+// reported once per request through Options.Degraded (the metric
+// webgate_messages_degraded_total). cache_control markers and citations
+// on text are ignored. Only input Anthropic's API refuses too is an error
+// ([anthropic.ErrInvalidRequest], 400 invalid_request_error): malformed
+// members, an unknown role, a tool or tool_addition without a name, a
+// tool_use input that is not an object.
 //
 // # Replies (StreamTranslator, FromChat)
 //
