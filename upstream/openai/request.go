@@ -594,6 +594,9 @@ func (t *translator) assistant(blocks []inBlock) ([]ChatMessage, error) {
 		case "text":
 			text.WriteString(b.Text)
 		case "tool_use":
+			if b.ID == "" || b.Name == "" {
+				return nil, fmt.Errorf("%w: content[%d]: tool_use needs an id and a name", anthropic.ErrInvalidRequest, i)
+			}
 			args, err := compactJSON(b.Input)
 			if err != nil {
 				return nil, fmt.Errorf("%w: content[%d]: tool_use input: %v", anthropic.ErrInvalidRequest, i, err)
