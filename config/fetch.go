@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -45,7 +47,62 @@ type Fetch struct {
 	CacheSize int `yaml:"cache_size"`
 	// PDFTimeout bounds PDF text extraction. The default is 10s.
 	PDFTimeout time.Duration `yaml:"pdf_timeout"`
+	// Render says when a page is rendered in a headless browser before
+	// extraction, for pages that build their content with JavaScript:
+	// "auto" (the default) renders only an HTML page that has no readable
+	// text without scripts, and only when a browser is installed; a page
+	// that extracts normally never starts one. "always" renders every HTML
+	// page; "never" never starts a browser, even when a request asks for
+	// rendering. Requests may choose their own mode (the CLI's --render,
+	// the MCP and JSON API "render" argument). See docs/fetch.md.
+	Render string `yaml:"render"`
+	// Browser configures the browser that renders pages and the limits
+	// each rendered page runs under.
+	Browser Browser `yaml:"browser"`
 }
+
+// Browser configures page rendering in headless Chromium.
+type Browser struct {
+	// Path is the browser executable. The default looks for chromium,
+	// chromium-browser, google-chrome and google-chrome-stable on PATH.
+	Path string `yaml:"path"`
+	// MaxTabs caps the pages rendered at once in the one browser process;
+	// further pages wait for a tab within their fetch timeout. The default
+	// is 2.
+	MaxTabs int `yaml:"max_tabs"`
+	// RestartAfter restarts the browser after it has rendered this many
+	// pages, bounding what a long-lived browser can accumulate. A browser
+	// that crashed is restarted for the next page. The default is 100.
+	RestartAfter int `yaml:"restart_after"`
+	// IdleTimeout stops the browser when no page has been rendered for
+	// this long; the next page starts it again (about a second). The
+	// default is 5m; -1s keeps it running.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// PageTimeout bounds the time a page may take to load and build its
+	// content; when it passes, the content the page shows by then is used.
+	// It counts within fetch.timeout. The default is 15s.
+	PageTimeout time.Duration `yaml:"page_timeout"`
+	// MaxBytes caps what one page's sub-requests (scripts, data, styles)
+	// may download in total; past it the page's further requests fail and
+	// its connections are closed. The default is 20971520 (20 MiB).
+	MaxBytes int64 `yaml:"max_bytes"`
+	// MaxRequests caps the sub-requests one page may make; further ones
+	// fail. The default is 200.
+	MaxRequests int `yaml:"max_requests"`
+	// Block lists the kinds of sub-request refused outright: any of
+	// image, font, media and stylesheet. Text never needs them, and
+	// refusing them saves time and bytes. The default is [image, font,
+	// media]; [] loads everything.
+	Block []string `yaml:"block"`
+	// NoSandbox runs Chromium without its sandbox. Chromium refuses to run
+	// as root with its sandbox, so webgate always turns it off then; a
+	// container whose seccomp profile forbids the user namespaces the
+	// sandbox needs must set it too. The default is false.
+	NoSandbox bool `yaml:"no_sandbox"`
+}
+
+// BrowserBlockable lists the sub-request kinds fetch.browser.block takes.
+var BrowserBlockable = []string{"image", "font", "media", "stylesheet"}
 
 // DefaultUserAgent identifies webgate to the sites it fetches.
 const DefaultUserAgent = "webgate/0.1 (+https://github.com/webgate/webgate; AI agent web fetch)"
@@ -81,6 +138,31 @@ func (f *Fetch) applyDefaults() {
 	if f.PDFTimeout == 0 {
 		f.PDFTimeout = 10 * time.Second
 	}
+	if f.Render == "" {
+		f.Render = "auto"
+	}
+	b := &f.Browser
+	if b.MaxTabs == 0 {
+		b.MaxTabs = 2
+	}
+	if b.RestartAfter == 0 {
+		b.RestartAfter = 100
+	}
+	if b.IdleTimeout == 0 {
+		b.IdleTimeout = 5 * time.Minute
+	}
+	if b.PageTimeout == 0 {
+		b.PageTimeout = 15 * time.Second
+	}
+	if b.MaxBytes == 0 {
+		b.MaxBytes = 20 << 20
+	}
+	if b.MaxRequests == 0 {
+		b.MaxRequests = 200
+	}
+	if b.Block == nil {
+		b.Block = []string{"image", "font", "media"}
+	}
 }
 
 func (f *Fetch) validate() []error {
@@ -108,6 +190,32 @@ func (f *Fetch) validate() []error {
 	}
 	if f.PDFTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("fetch.pdf_timeout: %s must be positive", f.PDFTimeout))
+	}
+	switch f.Render {
+	case "auto", "always", "never":
+	default:
+		errs = append(errs, fmt.Errorf("fetch.render: %q must be auto, always or never", f.Render))
+	}
+	b := f.Browser
+	if b.MaxTabs < 1 || b.MaxTabs > 16 {
+		errs = append(errs, fmt.Errorf("fetch.browser.max_tabs: %d must be between 1 and 16", b.MaxTabs))
+	}
+	if b.RestartAfter < 1 {
+		errs = append(errs, fmt.Errorf("fetch.browser.restart_after: %d must be at least 1", b.RestartAfter))
+	}
+	if b.PageTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("fetch.browser.page_timeout: %s must be positive", b.PageTimeout))
+	}
+	if b.MaxBytes < 1024 {
+		errs = append(errs, fmt.Errorf("fetch.browser.max_bytes: %d must be at least 1024", b.MaxBytes))
+	}
+	if b.MaxRequests < 1 {
+		errs = append(errs, fmt.Errorf("fetch.browser.max_requests: %d must be at least 1", b.MaxRequests))
+	}
+	for _, k := range b.Block {
+		if !slices.Contains(BrowserBlockable, k) {
+			errs = append(errs, fmt.Errorf("fetch.browser.block: %q is not one of %s", k, strings.Join(BrowserBlockable, ", ")))
+		}
 	}
 	return errs
 }

@@ -153,7 +153,7 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 				return nil, nil, ctxError(ctx, where)
 			}
 			if errors.Is(err, extract.ErrEmpty) {
-				return nil, nil, fmt.Errorf("%s: %w: the page has no readable text; it may build its content with JavaScript", where, ErrBadContent)
+				return nil, alt, &shellError{where}
 			}
 			return nil, nil, fmt.Errorf("%s: %w: %v", where, ErrBadContent, err)
 		}
@@ -270,7 +270,7 @@ func hasToken(list, tok string) bool {
 // text) answer with some content: an HTML error page behind a 200 must not
 // replace a good extraction.
 func (f *Fetcher) fetchMarkdownAlternate(ctx context.Context, alt *url.URL) (*Result, error) {
-	u, err := checkURL(alt.String(), f.opts.MaxURLLength, f.opts.AllowPrivateNetworks)
+	u, err := f.checkURL(alt.String())
 	if err != nil {
 		return nil, err
 	}
@@ -292,3 +292,14 @@ func (f *Fetcher) fetchMarkdownAlternate(ctx context.Context, alt *url.URL) (*Re
 		RetrievedAt: f.now().UTC(),
 	}, nil
 }
+
+// shellError is an HTML page without readable text: most often the shell
+// of an application that builds its content with JavaScript. It wraps
+// ErrBadContent, and errShell so auto mode can render it.
+type shellError struct{ where string }
+
+func (e *shellError) Error() string {
+	return e.where + ": " + ErrBadContent.Error() + ": the page has no readable text; it may build its content with JavaScript"
+}
+
+func (e *shellError) Unwrap() []error { return []error{ErrBadContent, errShell} }

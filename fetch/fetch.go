@@ -33,6 +33,9 @@ type Request struct {
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// NoCache bypasses the page cache for this request.
 	NoCache bool `json:"no_cache,omitempty"`
+	// Render says when the page is rendered in a browser: auto, always or
+	// never; "" means the fetcher's configured mode (fetch.render).
+	Render RenderMode `json:"render,omitempty"`
 }
 
 // Result is a fetched and extracted page.
@@ -62,6 +65,9 @@ type Result struct {
 	Body []byte `json:"-"`
 	// Cached reports whether the page came from the cache.
 	Cached bool `json:"-"`
+	// Rendered reports whether the content was extracted from the page as
+	// a browser rendered it (see RenderMode).
+	Rendered bool `json:"rendered,omitempty"`
 	// Injection lists passages of Content that read like instructions to
 	// an AI model (likely prompt injections), as flagged by the content
 	// guard (package guard). Nothing is removed; it is advice.
@@ -106,8 +112,11 @@ var (
 	// ErrUnreachable: DNS, connect, TLS or read failure.
 	ErrUnreachable = errors.New("site unreachable")
 	// ErrBadContent: the body could not be decoded (corrupt gzip, broken
-	// PDF, invalid charset).
+	// PDF, invalid charset), or an HTML page has no readable text.
 	ErrBadContent = errors.New("content could not be decoded")
+	// ErrRender: the page could not be rendered in a browser (none is
+	// installed, rendering is turned off, or the browser failed).
+	ErrRender = errors.New("page could not be rendered")
 )
 
 // Fetch-level interface used by surfaces; *Fetcher implements it and tests

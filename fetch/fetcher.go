@@ -45,6 +45,9 @@ type Fetcher struct {
 	// robots.txt and the per-host limit, and a bad Location header is ours
 	// to report.
 	transport *http.Transport
+	// dialer is the transport's guarded dialer; rendered pages connect
+	// through it too (see RenderRequest.Dial).
+	dialer    *net.Dialer
 	hosts     *hostLimiter
 	robots    *robotsChecker
 	cache     cache.Cache[*Result]
@@ -86,6 +89,7 @@ func New(opts Options) (*Fetcher, error) {
 		flights:     make(map[string]*flight),
 		extractHTML: extract.Extract,
 		now:         time.Now,
+		allowDial:   opts.AllowAddr,
 	}
 	if opts.CacheTTL > 0 && opts.CacheSize > 0 {
 		f.cache = cache.NewLocal[*Result](opts.CacheSize)
@@ -105,6 +109,7 @@ func (f *Fetcher) newTransport() *http.Transport {
 		Resolver:  f.opts.resolver,
 		Control:   f.control,
 	}
+	f.dialer = dialer
 	return &http.Transport{
 		// No proxy: a proxy would make the dial check meaningless (we would
 		// only ever connect to the proxy) and could reach internal hosts.
@@ -152,8 +157,46 @@ func (f *Fetcher) control(network, address string, c syscall.RawConn) error {
 // limit lets two maximum-size pages, or many ordinary ones, run together.
 func extractBudget(maxBody int64) int64 { return 2 * maxBody }
 
-// Close releases idle connections.
-func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
+// Close releases idle connections and stops the browser, if one runs.
+func (f *Fetcher) Close() {
+	f.transport.CloseIdleConnections()
+	if f.opts.Renderer != nil {
+		if err := f.opts.Renderer.Close(); err != nil {
+			f.log.Warn("closing the browser", "err", err)
+		}
+	}
+}
+
+// checkURL is checkURL with the fetcher's settings.
+func (f *Fetcher) checkURL(raw string) (*url.URL, error) {
+	return checkURLWith(raw, f.opts.MaxURLLength, f.opts.AllowPrivateNetworks, f.allowDial)
+}
+
+// job is what one fetch flight does.
+type job struct {
+	target *url.URL
+	format extract.Format
+	mode   RenderMode // never RenderDefault
+	// frag is the client-side route of the URL (see routeFragment), for
+	// the browser.
+	frag string
+}
+
+// cacheKey names a job's result in the cache and among flights. The
+// default (auto) mode keeps the key it always had; a page rendered for
+// "always" or refused one for "never" is kept apart, and so is each
+// client-side route.
+func (j job) cacheKey() string {
+	key := string(j.format)
+	if j.mode != RenderAuto {
+		key += "+" + string(j.mode)
+	}
+	key += " " + j.target.String()
+	if j.frag != "" {
+		key += "#" + j.frag
+	}
+	return key
+}
 
 // Fetch retrieves req.URL and returns its content in req.Format, shaped by
 // MaxLength, StartIndex and MaxTokens. Every error wraps exactly one of the
@@ -166,13 +209,19 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Result, error) {
 	if req.MaxLength < 0 || req.StartIndex < 0 || req.MaxTokens < 0 {
 		return nil, fmt.Errorf("%w: max_length, start_index and max_tokens must not be negative", ErrInvalidRequest)
 	}
-	u, err := checkURL(req.URL, f.opts.MaxURLLength, f.opts.AllowPrivateNetworks)
+	if _, err := ParseRenderMode(string(req.Render)); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidRequest, err)
+	}
+	u, err := f.checkURL(req.URL)
 	if err != nil {
 		// Name the URL: callers fetch several at once.
 		return nil, fmt.Errorf("%s: %w", truncateForMessage(strings.TrimSpace(req.URL)), err)
 	}
-	target := rewriteURL(u)
-	key := string(format) + " " + target.String()
+	j := job{target: rewriteURL(u), format: format, mode: f.renderMode(RenderMode(strings.ToLower(strings.TrimSpace(string(req.Render)))))}
+	if j.mode != RenderNever {
+		j.frag = routeFragment(strings.TrimSpace(req.URL))
+	}
+	key := j.cacheKey()
 
 	var full *Result
 	if f.cache != nil && !req.NoCache {
@@ -185,7 +234,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	if full == nil {
-		if full, err = f.fetchShared(ctx, key, target, format); err != nil {
+		if full, err = f.fetchShared(ctx, key, j); err != nil {
 			return nil, err
 		}
 	}
@@ -216,8 +265,8 @@ type flight struct {
 // joining an identical fetch in progress or starting one. The fetch runs
 // under its own deadline and is cancelled only when every caller waiting
 // for it has gone, so one impatient caller cannot fail the others.
-func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, format extract.Format) (*Result, error) {
-	where := redactedURL(target)
+func (f *Fetcher) fetchShared(ctx context.Context, key string, j job) (*Result, error) {
+	where := redactedURL(j.target)
 	if ctx.Err() != nil {
 		return nil, ctxError(ctx, where)
 	}
@@ -227,7 +276,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, target *url.URL, 
 		fctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), f.opts.Timeout, errFetchDeadline)
 		fl = &flight{done: make(chan struct{}), ctx: fctx, cancel: cancel}
 		f.flights[key] = fl
-		go f.runFlight(fctx, key, fl, target, format)
+		go f.runFlight(fctx, key, fl, j)
 	}
 	fl.waiters++
 	f.mu.Unlock()
@@ -275,13 +324,13 @@ func (fl *flight) result() (*Result, error) {
 	return &cp, nil
 }
 
-func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target *url.URL, format extract.Format) {
+func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, j job) {
 	defer fl.cancel()
-	res, err := f.fetchPage(ctx, target, format)
+	res, err := f.fetchPage(ctx, j)
 	if err != nil {
-		f.log.DebugContext(ctx, "fetch failed", "url", redactedURL(target), "err", err)
+		f.log.DebugContext(ctx, "fetch failed", "url", redactedURL(j.target), "err", err)
 	} else {
-		f.log.DebugContext(ctx, "fetched", "url", redactedURL(target), "final_url", res.FinalURL,
+		f.log.DebugContext(ctx, "fetched", "url", redactedURL(j.target), "final_url", res.FinalURL, "rendered", res.Rendered,
 			"status", res.Status, "content_type", res.ContentType, "bytes", len(res.Body), "content_bytes", len(res.Content))
 		if f.opts.OnDownload != nil {
 			f.opts.OnDownload(len(res.Body))
@@ -307,13 +356,34 @@ func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, target 
 	close(fl.done)
 }
 
-// fetchPage fetches and extracts one page, unshaped.
-func (f *Fetcher) fetchPage(ctx context.Context, u *url.URL, format extract.Format) (*Result, error) {
-	page, err := f.download(ctx, u, acceptHeader)
+// fetchPage fetches and extracts one page, unshaped, rendering it in a
+// browser when its mode asks for that.
+func (f *Fetcher) fetchPage(ctx context.Context, j job) (*Result, error) {
+	format := j.format
+	page, err := f.download(ctx, j.target, acceptHeader)
 	if err != nil {
 		return nil, err
 	}
+	if j.mode == RenderAlways {
+		if k, _ := classify(page.contentType, page.body); k == kindHTML {
+			return f.renderPage(ctx, page, format, j.frag, false)
+		}
+	}
 	res, alt, err := f.convert(ctx, page, format)
+	if errors.Is(err, errShell) {
+		// No text without scripts. A Markdown version the page
+		// advertises is cheaper and more faithful than a browser.
+		if alt != nil {
+			if md, aerr := f.fetchMarkdownAlternate(ctx, alt); aerr == nil {
+				md.Title, md.FinalURL, md.Status, md.Body = markdownTitle(md.Content), page.url.String(), page.status, page.body
+				md.Metadata.Title = md.Title
+				return md, nil
+			}
+		}
+		if j.mode == RenderAuto {
+			return f.renderPage(ctx, page, format, j.frag, true)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -412,7 +482,7 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, accept string, maxRedirec
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: %w: bad redirect location %q", where, ErrInvalidURL, truncateForMessage(loc))
 			}
-			checked, err := checkURL(next.String(), f.opts.MaxURLLength, f.opts.AllowPrivateNetworks)
+			checked, err := f.checkURL(next.String())
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("redirect from %s: %w", where, err)
 			}

@@ -20,7 +20,7 @@ import (
 var allSentinels = []error{
 	ErrInvalidURL, ErrInvalidRequest, ErrURLTooLong, ErrBlockedAddress, ErrRobots,
 	ErrTooManyRedirects, ErrTooLarge, ErrTimeout, ErrHTTPStatus, ErrRateLimited,
-	ErrUnsupportedContentType, ErrUnreachable, ErrBadContent,
+	ErrUnsupportedContentType, ErrUnreachable, ErrBadContent, ErrRender,
 }
 
 // wantSentinel fails unless err wraps want and no other sentinel.

@@ -26,7 +26,9 @@ type JSONResult struct {
 	// Injection is Result.Injection: passages flagged as likely prompt
 	// injections, omitted when there are none.
 	Injection []InjectionFlag `json:"injection,omitempty"`
-	Error     *JSONError      `json:"error,omitempty"`
+	// Rendered is Result.Rendered, omitted when false.
+	Rendered bool       `json:"rendered,omitempty"`
+	Error    *JSONError `json:"error,omitempty"`
 }
 
 // JSONError describes why one URL could not be fetched. Type is a stable,
@@ -62,7 +64,7 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 	return JSONResult{
 		URL: url, FinalURL: res.FinalURL, Status: res.Status, ContentType: res.ContentType,
 		Title: res.Title, Content: res.Content, Truncated: res.Truncated, NextStartIndex: res.NextStartIndex,
-		Injection: res.Injection,
+		Injection: res.Injection, Rendered: res.Rendered,
 	}
 }
 
@@ -106,4 +108,5 @@ var errorTypes = []struct {
 	{ErrUnsupportedContentType, "unsupported_content_type"},
 	{ErrUnreachable, "unreachable"},
 	{ErrBadContent, "bad_content"},
+	{ErrRender, "render_failed"},
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/webgate/webgate/cache"
@@ -56,6 +57,20 @@ type Options struct {
 	RobotsCacheTTL time.Duration
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
+	// Render is the mode of requests that do not choose one (auto).
+	// RenderNever also turns rendering off for requests that ask for it.
+	Render RenderMode
+	// Renderer renders pages in a browser (package fetch/render); nil
+	// means no browser: a page that needs one fails with a message saying
+	// how to install one. The fetcher's Close closes it.
+	Renderer Renderer
+	// AllowAddr, when set, admits addresses (IP and port) the network
+	// policy would refuse, on top of AllowPrivateNetworks, for the page
+	// and every connection a rendered page makes. It exists for tests (one
+	// loopback server is reachable while every other private address,
+	// other loopback ports included, stays refused) and for programs
+	// embedding the fetcher; the configuration file has no such key.
+	AllowAddr func(netip.AddrPort) bool
 
 	// resolver replaces the system resolver; tests point it at a fake DNS
 	// server so names can resolve to any address without the internet.
@@ -78,6 +93,7 @@ func OptionsFromConfig(c config.Fetch) Options {
 		CacheTTL:             c.CacheTTL,
 		CacheSize:            c.CacheSize,
 		PDFTimeout:           c.PDFTimeout,
+		Render:               RenderMode(c.Render),
 	}
 }
 
@@ -115,6 +131,9 @@ func (o *Options) applyDefaults() {
 	if o.RobotsCacheTTL == 0 {
 		o.RobotsCacheTTL = time.Hour
 	}
+	if o.Render == RenderDefault {
+		o.Render = RenderAuto
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -136,6 +155,9 @@ func (o *Options) validate() error {
 		return fmt.Errorf("fetch: per-host concurrency %d must be at least 1", o.PerHostConcurrency)
 	case o.PDFTimeout < 0:
 		return fmt.Errorf("fetch: pdf timeout %s must be positive", o.PDFTimeout)
+	}
+	if _, err := ParseRenderMode(string(o.Render)); err != nil {
+		return fmt.Errorf("fetch: %w", err)
 	}
 	return nil
 }

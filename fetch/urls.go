@@ -25,6 +25,12 @@ var guardian = ssrf.New(ssrf.WithAnyPort())
 // clear-message first line, not the guard itself: a hostname that resolves
 // to a private address is only caught at connect time.
 func checkURL(raw string, maxLen int, allowPrivate bool) (*url.URL, error) {
+	return checkURLWith(raw, maxLen, allowPrivate, nil)
+}
+
+// checkURLWith is checkURL where allow, when set, admits an IP-literal
+// host and port the address policy would refuse (Options.AllowAddr).
+func checkURLWith(raw string, maxLen int, allowPrivate bool, allow func(netip.AddrPort) bool) (*url.URL, error) {
 	if len(raw) > maxLen {
 		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrURLTooLong, len(raw), maxLen)
 	}
@@ -89,6 +95,13 @@ func checkURL(raw string, maxLen int, allowPrivate bool) (*url.URL, error) {
 		}
 	}
 	if ip.IsValid() {
+		if !allowPrivate && allow != nil {
+			n, _ := strconv.Atoi(port)
+			if port == "" {
+				n = map[string]int{"http": 80, "https": 443}[u.Scheme]
+			}
+			allowPrivate = allow(netip.AddrPortFrom(ip, uint16(n)))
+		}
 		if !allowPrivate {
 			if err := guardian.SafeAddr(ip); err != nil {
 				return nil, fmt.Errorf("%w: %s is not a public address (set fetch.allow_private_networks to reach it)", ErrBlockedAddress, ip)
