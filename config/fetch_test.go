@@ -17,6 +17,8 @@ func TestFetchValidate(t *testing.T) {
   per_host_concurrency: -2
   cache_size: -1
   pdf_timeout: -1s
+  render: sometimes
+  browser: {max_tabs: 0, restart_after: -1, page_timeout: -1s, max_bytes: 10, max_requests: -1, block: [script]}
 `
 	_, err := Parse(strings.NewReader(yaml), env(nil))
 	if err == nil {
@@ -25,6 +27,8 @@ func TestFetchValidate(t *testing.T) {
 	for _, key := range []string{
 		"fetch.max_body_bytes", "fetch.max_compression_ratio", "fetch.timeout", "fetch.max_url_length",
 		"fetch.max_redirects", "fetch.per_host_concurrency", "fetch.cache_size", "fetch.pdf_timeout",
+		"fetch.render", "fetch.browser.restart_after", "fetch.browser.page_timeout",
+		"fetch.browser.max_bytes", "fetch.browser.max_requests", "fetch.browser.block",
 	} {
 		if !strings.Contains(err.Error(), key) {
 			t.Errorf("error does not name %s:\n%v", key, err)

@@ -380,7 +380,7 @@ func (f *Fetcher) fetchPage(ctx context.Context, j job) (*Result, error) {
 				return md, nil
 			}
 		}
-		if j.mode == RenderAuto {
+		if j.mode == RenderAuto && f.opts.Renderer != nil {
 			return f.renderPage(ctx, page, format, j.frag, true)
 		}
 	}

@@ -22,12 +22,13 @@ var documentedDefaults = Options{
 	UserAgent:           config.DefaultUserAgent,
 	PerHostConcurrency:  4,
 	CacheTTL:            15 * time.Minute,
+	Render:              RenderAuto,
 	CacheSize:           1000,
 	PDFTimeout:          10 * time.Second,
 	RobotsCacheTTL:      time.Hour,
 }
 
-var ignoreLogger = cmp.Options{cmpopts.IgnoreFields(Options{}, "Logger"), cmpopts.IgnoreUnexported(Options{})}
+var ignoreLogger = cmp.Options{cmpopts.IgnoreFields(Options{}, "Logger", "AllowAddr"), cmpopts.IgnoreUnexported(Options{})}
 
 // TestOptionsDefaults checks that the fetcher gets the documented defaults
 // both from an empty configuration file and from zero Options.
@@ -66,6 +67,7 @@ func TestOptionsFromConfig(t *testing.T) {
   cache_ttl: 1m
   cache_size: 50
   pdf_timeout: 3s
+  render: never
 `
 	c, err := config.Parse(strings.NewReader(yaml), func(string) (string, bool) { return "", false })
 	if err != nil {
@@ -79,6 +81,7 @@ func TestOptionsFromConfig(t *testing.T) {
 		AllowPrivateNetworks: true, MaxBodyBytes: 2048, MaxCompressionRatio: 20, Timeout: 7 * time.Second,
 		MaxURLLength: 100, MaxRedirects: 3, IgnoreRobots: true, UserAgent: "acme-bot/2.0 (+https://acme.example/bot)",
 		PerHostConcurrency: 2, CacheTTL: time.Minute, CacheSize: 50, PDFTimeout: 3 * time.Second, RobotsCacheTTL: time.Hour,
+		Render: RenderNever,
 	}
 	if diff := cmp.Diff(want, f.opts, ignoreLogger); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
@@ -97,6 +100,7 @@ func TestOptionsValidate(t *testing.T) {
 		"redirects":       {MaxRedirects: 21},
 		"per host":        {PerHostConcurrency: -1},
 		"pdf timeout":     {PDFTimeout: -time.Second},
+		"render":          {Render: "sometimes"},
 	} {
 		if _, err := New(o); err == nil {
 			t.Errorf("%s: New accepted %+v", name, o)

@@ -127,8 +127,11 @@ func (f *Fetcher) renderMode(m RenderMode) RenderMode {
 // (the auto case), which words the errors.
 func (f *Fetcher) renderPage(ctx context.Context, p *page, format extract.Format, frag string, shell bool) (*Result, error) {
 	where := redactedURL(p.url)
-	if f.opts.Render == RenderNever || f.opts.Renderer == nil {
+	switch {
+	case f.opts.Render == RenderNever:
 		return nil, fmt.Errorf("%s: %w: rendering is turned off (fetch.render: never)", where, ErrRender)
+	case f.opts.Renderer == nil:
+		return nil, fmt.Errorf("%s: %w: this fetcher has no browser", where, ErrRender)
 	}
 	if err := f.opts.Renderer.Available(); err != nil {
 		if shell {
