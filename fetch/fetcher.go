@@ -47,10 +47,10 @@ type Fetcher struct {
 	transport *http.Transport
 	// dialer is the transport's guarded dialer; rendered pages connect
 	// through it too (see RenderRequest.Dial).
-	dialer    *net.Dialer
-	hosts     *hostLimiter
-	robots    *robotsChecker
-	cache     cache.Cache[*Result]
+	dialer *net.Dialer
+	hosts  *hostLimiter
+	robots *robotsChecker
+	cache  cache.Cache[*Result]
 
 	mu      sync.Mutex
 	flights map[string]*flight // fetches in progress, by cache key
