@@ -62,7 +62,7 @@ func (g getter) Fetch(ctx context.Context, req fetch.Request) (*fetch.Result, er
 	rec := g.l.record(ctx, KindFetch, start, err)
 	rec.URL = g.l.redact.Text(req.URL, rec.Outcome == OutcomeBlocked)
 	if res != nil {
-		rec.Bytes, rec.Cached = int64(len(res.Content)), res.Cached
+		rec.Bytes, rec.Cached, rec.Rendered = int64(len(res.Content)), res.Cached, res.Rendered
 		if err == nil {
 			rec.Results = 1
 		}

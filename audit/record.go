@@ -48,6 +48,9 @@ type Record struct {
 	LatencyMS float64 `json:"latency_ms"`
 	// Cached reports whether the answer came from a cache.
 	Cached bool `json:"cached,omitempty"`
+	// Rendered reports a fetched page whose content was taken after
+	// rendering it in the headless browser (fetch.render).
+	Rendered bool `json:"rendered,omitempty"`
 	// Outcome is one of the Outcome* constants.
 	Outcome string `json:"outcome"`
 	// Error is a one-line reason for a non-ok outcome.

@@ -23,6 +23,7 @@ type fetchCmd struct {
 	StartIndex int      `name:"start-index" help:"Skip the first N characters, to page through a long document." placeholder:"N"`
 	MaxTokens  int      `name:"max-tokens" help:"Approximate token budget per URL (about 4 characters a token); cuts at a block boundary." placeholder:"N"`
 	NoCache    bool     `name:"no-cache" help:"Fetch again even if the page is cached."`
+	Render     string   `name:"render" help:"Render pages in a headless browser: auto (pages that need JavaScript, when a browser is installed), always or never. Default: fetch.render (auto)." placeholder:"MODE"`
 	JSON       bool     `name:"json" help:"Print one JSON object per URL per line (JSON Lines)."`
 }
 
@@ -39,6 +40,10 @@ func (c *fetchCmd) Run(r *runtime) error {
 		if f.v < 0 {
 			return &exitError{code: 2, err: fmt.Errorf("%s %d: must not be negative", f.name, f.v)}
 		}
+	}
+	render, err := fetch.ParseRenderMode(c.Render)
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("--render: %w", err)}
 	}
 	cfg, err := r.Config()
 	if err != nil {
@@ -74,6 +79,7 @@ func (c *fetchCmd) Run(r *runtime) error {
 				StartIndex: c.StartIndex,
 				MaxTokens:  c.MaxTokens,
 				NoCache:    c.NoCache,
+				Render:     render,
 			})
 			outcomes[i] <- fetchOutcome{res: res, err: err}
 		})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -169,6 +170,7 @@ func TestFetchCommandUsage(t *testing.T) {
 		{[]string{"fetch"}, `expected "<url> ..."`},
 		{[]string{"fetch", "--max-length=-1", "https://example.com/"}, "--max-length -1: must not be negative"},
 		{[]string{"fetch", "--format", "pdf", "https://example.com/"}, "--format must be one of"},
+		{[]string{"fetch", "--render", "sometimes", "https://example.com/"}, "--render: render must be one of auto, always, never"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runFetch(t, false, tt.args...)
@@ -248,5 +250,52 @@ func TestFetchCommandJSONKeys(t *testing.T) {
 	want := []string{"url", "final_url", "status", "content_type", "title", "content", "truncated", "next_start_index"}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+}
+
+// appShell is a single-page application: its HTML has no text, and its
+// script loads the article.
+const appShell = `<!doctype html><html><head><meta charset="utf-8"><title>App</title></head>
+<body><div id="root"></div><script>
+fetch("/api/doc").then(r => r.json()).then(d => {
+  document.getElementById("root").innerHTML = "<article><h1>" + d.title + "</h1>" + d.paras.map(p => "<p>" + p + "</p>").join("") + "</article>";
+});
+</script></body></html>`
+
+// TestFetchCommandRendersApplication is issue 24's "done when": with a
+// browser installed, webgate fetch of a single-page application returns
+// its rendered article with no flag. Without a browser it is skipped,
+// except in CI, where it fails.
+func TestFetchCommandRendersApplication(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("chromium is not installed in CI: %v", err)
+		}
+		t.Skipf("chromium is not installed: %v", err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/doc":
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"title": "Client-side Article", "paras": []string{
+				"This article exists only after the application's script has fetched it and written it into the page, so a fetcher that reads the HTML sees nothing.",
+				"A second paragraph, long enough for the extractor to take the page for an article rather than a stray fragment of navigation.",
+			}})
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(appShell))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	code, stdout, stderr := runFetch(t, false, "--config", fetchConfig(t), "fetch", "--json", srv.URL+"/app")
+	if code != 0 {
+		t.Fatalf("code %d, stderr %s", code, stderr)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if res["rendered"] != true || !strings.Contains(res["content"].(string), "only after the application's script has fetched it") {
+		t.Errorf("not the rendered article: %s", stdout)
 	}
 }

@@ -21,6 +21,8 @@ type FetchRequest struct {
 	Format     string   `json:"format,omitempty"`
 	MaxLength  int      `json:"max_length,omitempty"`
 	StartIndex int      `json:"start_index,omitempty"`
+	// Render is auto, always or never; "" means fetch.render.
+	Render string `json:"render,omitempty"`
 }
 
 // FetchResponse is the body of a successful POST /v1/fetch: one entry per
@@ -55,6 +57,10 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 	if ferr != nil {
 		problems = append(problems, ferr.Error())
 	}
+	render, rerr := fetch.ParseRenderMode(fr.Render)
+	if rerr != nil {
+		problems = append(problems, rerr.Error())
+	}
 	if fr.MaxLength < 0 || fr.StartIndex < 0 {
 		problems = append(problems, "max_length and start_index must not be negative")
 	}
@@ -79,7 +85,7 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 				out.Results[i] = fetch.NewJSONResult(u, nil, fmt.Errorf("%w: %w", fetch.ErrTimeout, r.Context().Err()))
 				return
 			}
-			res, err := a.opts.Fetcher.Fetch(r.Context(), fetch.Request{URL: strings.TrimSpace(u), Format: format, MaxLength: fr.MaxLength, StartIndex: fr.StartIndex})
+			res, err := a.opts.Fetcher.Fetch(r.Context(), fetch.Request{URL: strings.TrimSpace(u), Format: format, MaxLength: fr.MaxLength, StartIndex: fr.StartIndex, Render: render})
 			out.Results[i], errs[i] = fetch.NewJSONResult(u, res, err), err
 		})
 	}

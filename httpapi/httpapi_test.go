@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -249,4 +250,32 @@ func refs(s string) []string {
 		out = append(out, part[:strings.IndexByte(part, '"')])
 	}
 	return out
+}
+
+// renderGetter records the render mode of each request.
+type renderGetter struct {
+	fakeGetter
+	mu  sync.Mutex
+	got []fetch.RenderMode
+}
+
+func (g *renderGetter) Fetch(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	g.mu.Lock()
+	g.got = append(g.got, req.Render)
+	g.mu.Unlock()
+	return g.fakeGetter.Fetch(ctx, req)
+}
+
+// TestFetchRender: "render" reaches the fetcher; a bad value is a 400.
+func TestFetchRender(t *testing.T) {
+	g := &renderGetter{}
+	api := New(Options{Searcher: &fakeSearcher{}, Fetcher: g})
+	resp, body := do(t, api, "POST", "/v1/fetch", `{"url":"https://a.test/x","render":"always"}`, "Content-Type", "application/json")
+	if resp.StatusCode != 200 || len(g.got) != 1 || g.got[0] != fetch.RenderAlways {
+		t.Errorf("status %d, modes %v: %s", resp.StatusCode, g.got, body)
+	}
+	resp, body = do(t, api, "POST", "/v1/fetch", `{"url":"https://a.test/x","render":"sometimes"}`, "Content-Type", "application/json")
+	if resp.StatusCode != 400 || !strings.Contains(body, "render must be one of") {
+		t.Errorf("bad render: status %d: %s", resp.StatusCode, body)
+	}
 }

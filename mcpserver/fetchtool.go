@@ -20,6 +20,7 @@ type fetchArgs struct {
 	Format     string   `json:"format"`
 	MaxLength  int      `json:"max_length"`
 	StartIndex int      `json:"start_index"`
+	Render     string   `json:"render"`
 }
 
 // FetchOutput is web_fetch's structuredContent: one entry per URL in the
@@ -67,6 +68,10 @@ func (t *tools) webFetch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return toolError("web_fetch arguments are invalid: " + err.Error() + "."), nil
 	}
+	render, err := fetch.ParseRenderMode(args.Render)
+	if err != nil {
+		return toolError("web_fetch arguments are invalid: " + err.Error() + "."), nil
+	}
 	if args.MaxLength < 0 || args.StartIndex < 0 {
 		return toolError("web_fetch arguments are invalid: max_length and start_index must not be negative."), nil
 	}
@@ -94,7 +99,7 @@ func (t *tools) webFetch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 				results[i] = fetch.NewJSONResult(u, nil, errs[i])
 				return
 			}
-			res, err := t.opts.Fetcher.Fetch(ctx, fetch.Request{URL: u, Format: format, MaxLength: limit, StartIndex: args.StartIndex})
+			res, err := t.opts.Fetcher.Fetch(ctx, fetch.Request{URL: u, Format: format, MaxLength: limit, StartIndex: args.StartIndex, Render: render})
 			if err == nil {
 				clamp(res, limit, args.StartIndex)
 			}

@@ -564,3 +564,24 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("progress steps %v, want 3", steps)
 	}
 }
+
+// TestWebFetchRender: the render argument reaches the fetcher, and a bad
+// one is an error the model can fix.
+func TestWebFetchRender(t *testing.T) {
+	e := newEnv()
+	e.get.pages = map[string]string{"https://a.test/app": "hello"}
+	res := call(t, e.connect(t, nil), ToolFetch, map[string]any{"url": "https://a.test/app", "render": "always"})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	e.get.mu.Lock()
+	got := e.get.reqs[len(e.get.reqs)-1].Render
+	e.get.mu.Unlock()
+	if got != fetch.RenderAlways {
+		t.Errorf("render reached the fetcher as %q", got)
+	}
+	res = call(t, e.connect(t, nil), ToolFetch, map[string]any{"url": "https://a.test/app", "render": "sometimes"})
+	if !res.IsError || !strings.Contains(text(res), "render must be one of auto, always, never") {
+		t.Errorf("bad render: %s", text(res))
+	}
+}

@@ -64,6 +64,9 @@ type Recorder struct {
 	providerLatency *prometheus.HistogramVec
 	cacheLookups    *prometheus.CounterVec
 	fetchBytes      prometheus.Counter
+	renders         *prometheus.CounterVec
+	renderLatency   prometheus.Histogram
+	browserStarts   prometheus.Counter
 	redisErrors     *prometheus.CounterVec
 	degraded        *prometheus.CounterVec
 	draining        prometheus.Gauge
@@ -114,6 +117,9 @@ func New(opts Options) *Recorder {
 		}
 	}
 	r.fetchBytes = f.counter("webgate_fetch_bytes_total", "Bytes of page bodies downloaded by the fetcher (after decompression; cache hits excluded).")
+	r.renders = f.counterVec("webgate_fetch_renders_total", "Pages rendered in the headless browser, by outcome (ok, error, timeout, canceled).", "outcome")
+	r.renderLatency = f.histogram("webgate_fetch_render_duration_seconds", "Time a page spent in the headless browser, waiting for a tab included.")
+	r.browserStarts = f.counter("webgate_browser_starts_total", "Headless browser processes started (the first render, restarts after fetch.browser.restart_after pages, after a crash or after idling).")
 	r.redisErrors = f.counterVec("webgate_redis_errors_total", "Failed Redis commands by operation (cache_get, cache_set, counter, audit, ping).", "op")
 	r.degraded = f.counterVec("webgate_messages_degraded_total", "Messages requests translated for a Chat Completions upstream in which a part with no equivalent was dropped or turned into text, by item (member:thinking, block:server_tool, document:url, tool_call:unanswered, ...).", "item")
 	r.draining = f.gauge("webgate_draining", "1 while the server is shutting down and draining in-flight requests.")
@@ -331,6 +337,23 @@ func (r *Recorder) AddFetchBytes(n int) {
 	r.mu.Unlock()
 }
 
+// ObserveRender records one page rendered in the browser.
+func (r *Recorder) ObserveRender(outcome string, took time.Duration) {
+	if r == nil {
+		return
+	}
+	r.renders.WithLabelValues(outcome).Inc()
+	r.renderLatency.Observe(took.Seconds())
+}
+
+// BrowserStarted records a browser process start.
+func (r *Recorder) BrowserStarted() {
+	if r == nil {
+		return
+	}
+	r.browserStarts.Inc()
+}
+
 // RedisError records a failed Redis command.
 func (r *Recorder) RedisError(op string) {
 	if r == nil {
@@ -437,6 +460,12 @@ func (f promAuto) counterVec(name, help string, labels ...string) *prometheus.Co
 
 func (f promAuto) histogramVec(name, help string, labels ...string) *prometheus.HistogramVec {
 	v := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets}, labels)
+	f.reg.MustRegister(v)
+	return v
+}
+
+func (f promAuto) histogram(name, help string) prometheus.Histogram {
+	v := prometheus.NewHistogram(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets})
 	f.reg.MustRegister(v)
 	return v
 }

@@ -50,7 +50,7 @@ func enrich(ctx context.Context, f fetch.Getter, log *slog.Logger, query string,
 	ch := make(chan page, n)
 	for i := range n {
 		go func() {
-			res, err := f.Fetch(ctx, fetch.Request{URL: results[i].URL, Format: extract.Text, MaxLength: enrichMaxChars})
+			res, err := f.Fetch(ctx, fetch.Request{URL: results[i].URL, Format: extract.Text, MaxLength: enrichMaxChars, Render: fetch.RenderAuto})
 			if err != nil {
 				log.DebugContext(ctx, "enrichment fetch failed", "url", results[i].URL, "err", err)
 				ch <- page{i, nil}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/webgate/webgate/cache"
 	"github.com/webgate/webgate/fetch"
+	"github.com/webgate/webgate/fetch/render"
 	"github.com/webgate/webgate/metrics"
 	"github.com/webgate/webgate/ratelimit"
 	"github.com/webgate/webgate/redisstore"
@@ -72,6 +73,20 @@ func (s *Service) fetchOptions(fo *fetch.Options) {
 		t.Shared = redisstore.NewCache[*fetch.Result](s.Redis, "fetch", redisstore.FetchCodec{MaxBodyBytes: max / 2}, max)
 	}
 	fo.Cache = t
+}
+
+// renderOptions gives the fetcher a browser for pages that build their
+// content with JavaScript, unless fetch.render is never. Nothing starts
+// until a page needs it.
+func (s *Service) renderOptions(fo *fetch.Options) {
+	if fo.Render == fetch.RenderNever {
+		return
+	}
+	ro := render.OptionsFromConfig(s.Config.Fetch.Browser)
+	ro.Logger = s.Log
+	ro.OnRender = s.Metrics.ObserveRender
+	ro.OnStart = s.Metrics.BrowserStarted
+	fo.Renderer = render.New(ro)
 }
 
 // shareOps hands the shared counter and the audit stream to the policy

@@ -109,6 +109,7 @@ func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, h
 	fo := fetch.OptionsFromConfig(cfg.Fetch)
 	fo.Logger = log
 	s.fetchOptions(&fo)
+	s.renderOptions(&fo)
 	if s.Fetch, err = fetch.New(fo); err != nil {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}

@@ -185,7 +185,7 @@ func (t *fetchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome 
 	if t.spec.MaxContentTokens != nil {
 		maxTokens = *t.spec.MaxContentTokens
 	}
-	req := fetch.Request{URL: in.URL, Format: extract.Markdown, MaxTokens: maxTokens,
+	req := fetch.Request{URL: in.URL, Format: extract.Markdown, MaxTokens: maxTokens, Render: fetch.RenderAuto,
 		NoCache: t.spec.UseCache != nil && !*t.spec.UseCache}
 	fctx, cancel := context.WithTimeout(ctx, maxFetchTime)
 	defer cancel()
