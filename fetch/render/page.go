@@ -32,8 +32,8 @@ import (
 // is up, with whatever it shows then. Requests open longer than
 // longPoll (streams, long polling) do not hold it up.
 const (
-	pollEvery = 100 * time.Millisecond
-	quietFor  = 400 * time.Millisecond
+	pollEvery = 50 * time.Millisecond
+	quietFor  = 300 * time.Millisecond
 	idleFor   = 3 * time.Second
 	minText   = 200
 	longPoll  = 5 * time.Second
@@ -52,10 +52,10 @@ var errCrashed = errors.New("the page's renderer crashed (out of memory?)")
 // pageRun is the state of one page being rendered.
 type pageRun struct {
 	r         *Renderer
-	req       fetch.RenderRequest
 	ctx       context.Context // the tab's, ends with the page
 	t         *chromedp.Target
 	mainFrame cdp.FrameID
+	ua        string // the user agent the tab was opened with
 	block     []network.ResourceType
 
 	paused   chan *cdpfetch.EventRequestPaused
@@ -69,71 +69,112 @@ type pageRun struct {
 	dropped  atomic.Int32 // paused requests that found the queue full
 
 	mu         sync.Mutex
+	req        fetch.RenderRequest // set when the tab is given its page
 	inflight   map[network.RequestID]time.Time
 	lastNet    time.Time
 	loaded     bool
 	redirected map[string]*fetch.Document // navigation targets fetched after a redirect
 }
 
-// renderPage renders one page in a new tab of b, in a new browser
-// context with its own proxy, and closes both.
-func (r *Renderer) renderPage(ctx context.Context, b *browser, req fetch.RenderRequest) (*fetch.Rendered, error) {
-	px, err := newPageProxy(req.Dial, r.opts.MaxBytes, r.opts.MaxRequests, r.log)
+// tab is a fresh browser context with one blank tab, its own proxy and
+// its event handlers, ready for one page. Tabs are opened ahead of need
+// (see browser.spareTab): opening one costs more than loading most pages.
+type tab struct {
+	px     *pageProxy
+	pg     *pageRun
+	cancel context.CancelCauseFunc // ends the page: handlers stop, commands fail
+	closeT context.CancelFunc      // closes the tab and disposes of its context
+}
+
+// openTab opens a tab in b. It lives until close, or until b stops.
+func (r *Renderer) openTab(b *browser) (_ *tab, err error) {
+	px, err := newPageProxy(r.opts.MaxBytes, r.opts.MaxRequests, r.log)
 	if err != nil {
 		return nil, fmt.Errorf("page proxy: %w", err)
 	}
-	defer px.close()
 	tabCtx, closeTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(func(p *target.CreateBrowserContextParams) {
 		p.ProxyServer = "http://" + px.addr()
 		p.ProxyBypassList = "<-loopback>"
 	}))
-	defer closeTab()
 	runCtx, cancelRun := context.WithCancelCause(tabCtx)
-	defer cancelRun(nil)
-	stop := context.AfterFunc(ctx, func() { cancelRun(context.Cause(ctx)) })
-	defer stop()
-
+	tb := &tab{px: px, cancel: cancelRun, closeT: closeTab}
+	defer func() {
+		if err != nil {
+			tb.close()
+		}
+	}()
+	octx, ocancel := context.WithTimeout(runCtx, startTimeout)
+	defer ocancel()
 	// The first Run creates the browser context and the tab and attaches.
 	if err := chromedp.Do(runCtx); err != nil {
 		return nil, fmt.Errorf("opening a tab: %w", causeOf(runCtx, err))
 	}
 	c := chromedp.FromContext(runCtx)
 	pg := &pageRun{
-		r: r, req: req, ctx: runCtx, t: c.Target, mainFrame: cdp.FrameID(c.Target.TargetID),
+		r: r, ctx: runCtx, t: c.Target, mainFrame: cdp.FrameID(c.Target.TargetID),
 		block:    blockedTypes(r.opts.Block),
 		paused:   make(chan *cdpfetch.EventRequestPaused, 1024),
 		dialogs:  make(chan struct{}, 16),
 		inflight: make(map[network.RequestID]time.Time), lastNet: time.Now(),
 		redirected: make(map[string]*fetch.Document),
 	}
-	defer pg.handlers.Wait()
-	defer cancelRun(nil) // runs first: ends the handlers before waiting for them
+	tb.pg = pg
+	if ua, _ := r.userAgent.Load().(string); ua != "" {
+		if _, err := cdp.Call(octx, pg.t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua}); err != nil {
+			return nil, fmt.Errorf("preparing the tab: %w", causeOf(runCtx, err))
+		}
+		pg.ua = ua
+	}
 	if err := chromedp.Listen(runCtx, func(ev any) { pg.onEvent(ev, cancelRun) }); err != nil {
 		return nil, err
 	}
 	pg.handlers.Add(2)
 	go pg.dispatch()
 	go pg.dismissDialogs()
-
-	setup := []func() error{
-		func() error {
-			// Nothing the page offers is saved anywhere.
-			_, err := cdp.Call(runCtx, c.Browser, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: c.BrowserContextID})
-			return err
-		},
-		func() error {
-			_, err := cdp.Call(runCtx, pg.t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: req.UserAgent})
-			return err
-		},
-		func() error {
-			// Every request of the page pauses here first (see decide).
-			_, err := cdp.Call(runCtx, pg.t, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: "*"}}})
-			return err
-		},
+	// Nothing the page offers is saved anywhere.
+	if _, err := cdp.Call(octx, c.Browser, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: c.BrowserContextID}); err != nil {
+		return nil, fmt.Errorf("preparing the tab: %w", causeOf(runCtx, err))
 	}
-	for _, f := range setup {
-		if err := f(); err != nil {
+	// Every request of the page pauses here first (see decide).
+	if _, err := cdp.Call(octx, pg.t, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+		return nil, fmt.Errorf("preparing the tab: %w", causeOf(runCtx, err))
+	}
+	return tb, nil
+}
+
+// close ends the page, closes the tab and its browser context, and stops
+// the proxy and every connection it holds.
+func (tb *tab) close() {
+	tb.cancel(nil)
+	if tb.pg != nil {
+		tb.pg.handlers.Wait()
+	}
+	tb.closeT()
+	tb.px.close()
+}
+
+// renderPage renders one page in a fresh tab of b. The tab is closed in
+// the returned cleanup, which the caller runs after answering.
+func (r *Renderer) renderPage(ctx context.Context, b *browser, req fetch.RenderRequest) (*fetch.Rendered, func(), error) {
+	tb, err := b.takeTab(ctx, r)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	cleanup := tb.close
+	res, err := r.load(ctx, tb, req)
+	return res, cleanup, err
+}
+
+// load loads req in tb and takes the rendered page.
+func (r *Renderer) load(ctx context.Context, tb *tab, req fetch.RenderRequest) (*fetch.Rendered, error) {
+	pg, px, runCtx := tb.pg, tb.px, tb.pg.ctx
+	stop := context.AfterFunc(ctx, func() { tb.cancel(context.Cause(ctx)) })
+	defer stop()
+	px.setDial(req.Dial)
+	pg.setRequest(req)
+	if pg.ua != req.UserAgent {
+		if _, err := cdp.Call(runCtx, pg.t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: req.UserAgent}); err != nil {
 			return nil, fmt.Errorf("preparing the tab: %w", causeOf(runCtx, err))
 		}
 	}
@@ -161,6 +202,20 @@ func (r *Renderer) renderPage(ctx context.Context, b *browser, req fetch.RenderR
 		Requests: int(pg.requests.Load()), Blocked: int(pg.blocked.Load() + px.refused.Load() + pg.dropped.Load()),
 		Bytes: px.bytes.Load(),
 	}, nil
+}
+
+// setRequest gives the tab its page.
+func (pg *pageRun) setRequest(req fetch.RenderRequest) {
+	pg.mu.Lock()
+	pg.req = req
+	pg.lastNet = time.Now()
+	pg.mu.Unlock()
+}
+
+func (pg *pageRun) request() fetch.RenderRequest {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	return pg.req
 }
 
 // pageDeadline is when the page must be taken: after the page time, and
@@ -299,8 +354,9 @@ func (pg *pageRun) navigation(ev *cdpfetch.EventRequestPaused) {
 		return
 	}
 	u.Fragment = ""
+	req := pg.request()
 	if n == 1 {
-		pg.serve(ev, &pg.req.Document)
+		pg.serve(ev, &req.Document)
 		return
 	}
 	pg.mu.Lock()
@@ -315,7 +371,11 @@ func (pg *pageRun) navigation(ev *cdpfetch.EventRequestPaused) {
 		pg.stay(ev)
 		return
 	}
-	doc, err = pg.req.Navigate(pg.ctx, u)
+	if req.Navigate == nil {
+		pg.stay(ev)
+		return
+	}
+	doc, err = req.Navigate(pg.ctx, u)
 	if err != nil {
 		pg.r.log.Debug("rendered page: navigation refused", "url", u.Redacted(), "err", err)
 		pg.stay(ev)

@@ -29,8 +29,10 @@ import (
 // browser runs with every local name lookup mapped to "not found"), so
 // DNS is resolved here too.
 type pageProxy struct {
-	ln       net.Listener
-	dial     func(ctx context.Context, network, address string) (net.Conn, error)
+	ln net.Listener
+	// dial is the page's guarded dialer, set when the tab is given its
+	// page; until then every connection is refused.
+	dial     atomic.Pointer[dialFunc]
 	ctx      context.Context
 	cancel   context.CancelFunc
 	maxBytes int64
@@ -50,19 +52,21 @@ type pageProxy struct {
 // errBudget ends a connection whose page has used up its byte budget.
 var errBudget = errors.New("page byte budget used up")
 
-func newPageProxy(dial func(ctx context.Context, network, address string) (net.Conn, error), maxBytes int64, maxConns int, log *slog.Logger) (*pageProxy, error) {
+type dialFunc = func(ctx context.Context, network, address string) (net.Conn, error)
+
+func newPageProxy(maxBytes int64, maxConns int, log *slog.Logger) (*pageProxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &pageProxy{
-		ln: ln, dial: dial, ctx: ctx, cancel: cancel, maxBytes: maxBytes, maxConns: int32(maxConns), log: log,
+		ln: ln, ctx: ctx, cancel: cancel, maxBytes: maxBytes, maxConns: int32(maxConns), log: log,
 		open: make(map[net.Conn]struct{}),
 	}
 	p.tr = &http.Transport{
 		Proxy:                  nil, // never another proxy: the dial check would mean nothing
-		DialContext:            dial,
+		DialContext:            p.dialTo,
 		DisableCompression:     true, // pass the page's encodings through untouched
 		DisableKeepAlives:      true,
 		TLSHandshakeTimeout:    10 * time.Second,
@@ -72,6 +76,20 @@ func newPageProxy(dial func(ctx context.Context, network, address string) (net.C
 	p.wg.Add(1)
 	go p.serve()
 	return p, nil
+}
+
+// setDial gives the proxy the page's guarded dialer.
+func (p *pageProxy) setDial(d dialFunc) { p.dial.Store(&d) }
+
+// errNoPage refuses connections of a tab that has no page yet.
+var errNoPage = errors.New("no page is being rendered in this tab")
+
+func (p *pageProxy) dialTo(ctx context.Context, network, address string) (net.Conn, error) {
+	d := p.dial.Load()
+	if d == nil || *d == nil {
+		return nil, errNoPage
+	}
+	return (*d)(ctx, network, address)
 }
 
 // addr is the proxy's loopback address, for --proxy-server.
@@ -219,7 +237,7 @@ func (p *pageProxy) dialTarget(host string) (net.Conn, error) {
 	}
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
-	return p.dial(ctx, "tcp", host)
+	return p.dialTo(ctx, "tcp", host)
 }
 
 // refuse answers a request the proxy could not carry: 403 when the

@@ -29,6 +29,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -125,6 +126,9 @@ type Renderer struct {
 	pathMu sync.Mutex
 	path   string // the executable, once found
 
+	// userAgent is the last page's, which tabs opened ahead are given.
+	userAgent atomic.Value
+
 	mu     sync.Mutex
 	b      *browser
 	idle   *time.Timer
@@ -178,12 +182,18 @@ func (r *Renderer) Render(ctx context.Context, req fetch.RenderRequest) (res *fe
 			r.opts.OnRender(outcome(ctx, err), time.Since(start))
 		}
 	}()
+	r.userAgent.Store(req.UserAgent)
 	b, release, err := r.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	res, err = r.renderPage(ctx, b, req)
+	res, cleanup, err := r.renderPage(ctx, b, req)
+	// The tab is closed after the answer, not before it; its slot is
+	// freed only once it is closed, so tabs stay bounded.
+	go func() {
+		cleanup()
+		release()
+	}()
 	if err != nil && b.ctx.Err() != nil && ctx.Err() == nil {
 		// The browser went away under the page: a crash, or the kernel
 		// killing it for memory. The next page starts a new one.
@@ -337,6 +347,87 @@ type browser struct {
 	sink   *sink
 	pages  int // pages begun, guarded by Renderer.mu
 	active int // pages in progress, guarded by Renderer.mu
+
+	// One tab is kept open ahead of need, so a page does not wait for a
+	// browser context and a tab to be made (most of a render's time on a
+	// small machine). It is a fresh context that no page has used.
+	spareMu   sync.Mutex
+	spare     *tab
+	preparing chan struct{} // closed when the spare being opened is ready or failed
+	stopped   bool
+	spareWG   sync.WaitGroup
+}
+
+// prepareSpare opens the spare tab in the background, if there is none.
+func (b *browser) prepareSpare(r *Renderer) {
+	b.spareMu.Lock()
+	defer b.spareMu.Unlock()
+	if b.spare != nil || b.preparing != nil || b.stopped {
+		return
+	}
+	ready := make(chan struct{})
+	b.preparing = ready
+	b.spareWG.Go(func() {
+		tb, err := r.openTab(b)
+		b.spareMu.Lock()
+		b.preparing = nil
+		defer close(ready)
+		keep := err == nil && !b.stopped && b.spare == nil
+		if keep {
+			b.spare = tb
+		}
+		b.spareMu.Unlock()
+		if err != nil {
+			r.log.Debug("opening a spare tab", "err", err)
+		} else if !keep {
+			tb.close()
+		}
+	})
+}
+
+// takeTab returns the spare tab, or opens one, and starts preparing the
+// next spare.
+func (b *browser) takeTab(ctx context.Context, r *Renderer) (*tab, error) {
+	b.spareMu.Lock()
+	tb, ready := b.spare, b.preparing
+	b.spare = nil
+	b.spareMu.Unlock()
+	if tb == nil && ready != nil {
+		// One is being opened, and will be ready sooner than a new one.
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		b.spareMu.Lock()
+		tb = b.spare
+		b.spare = nil
+		b.spareMu.Unlock()
+	}
+	defer b.prepareSpare(r)
+	if tb != nil {
+		return tb, nil
+	}
+	type opened struct {
+		tb  *tab
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		tb, err := r.openTab(b)
+		ch <- opened{tb, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.tb, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.err == nil {
+				o.tb.close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // usable reports whether b can take another page.
@@ -347,7 +438,16 @@ func (b *browser) usable(restartAfter int) bool {
 // close stops the process and waits for it (chromedp kills it and removes
 // its profile directory).
 func (b *browser) close() {
+	b.spareMu.Lock()
+	b.stopped = true
+	tb := b.spare
+	b.spare = nil
+	b.spareMu.Unlock()
 	b.cancel()
+	b.spareWG.Wait()
+	if tb != nil {
+		tb.close()
+	}
 	b.alloc()
 	b.sink.close()
 }
@@ -396,6 +496,7 @@ func (r *Renderer) start(ctx context.Context) (*browser, error) {
 		return nil, fmt.Errorf("starting the browser %s: %w", path, err)
 	}
 	r.log.Info("browser started", "path", path, "pid", pid(bctx))
+	b.prepareSpare(r)
 	if r.opts.OnStart != nil {
 		r.opts.OnStart()
 	}

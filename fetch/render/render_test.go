@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -125,5 +126,45 @@ func TestLimits(t *testing.T) {
 	}
 	if n := srv.count("/api/article.json"); n != 0 {
 		t.Errorf("the data was requested %d times past the request budget", n)
+	}
+}
+
+// TestRestart: the browser is replaced after restart_after pages, and
+// after it dies (killed here as the kernel's OOM killer would), the next
+// page starts a new one and renders.
+func TestRestart(t *testing.T) {
+	srv := newAppServer(t)
+	f, r := newFetcher(t, func(o *render.Options) { o.RestartAfter = 2 }, nil)
+	get := func() {
+		t.Helper()
+		res, err := f.Fetch(context.Background(), fetch.Request{URL: srv.URL + "/xhr.html", NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Content, "MARKER-XHR-ONE") {
+			t.Fatalf("content:\n%s", res.Content)
+		}
+	}
+	get()
+	first := r.Pid()
+	get()
+	if r.Pid() != first {
+		t.Fatalf("restarted before restart_after pages")
+	}
+	get()
+	second := r.Pid()
+	if second == first || second == 0 {
+		t.Fatalf("not restarted after restart_after pages (pid %d then %d)", first, second)
+	}
+	if err := syscall.Kill(second, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for r.Running() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	get()
+	if third := r.Pid(); third == second || third == 0 {
+		t.Errorf("no new browser after a crash (pid %d then %d)", second, third)
 	}
 }
