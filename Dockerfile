@@ -22,6 +22,30 @@ ARG VERSION=dev
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/webgate/webgate/cli.Version=${VERSION}" \
       -o /out/webgate ./cmd/webgate
 
+# The "chromium" target: webgate with Debian's Chromium, so that pages
+# which build their content with JavaScript are rendered (fetch.render,
+# docs/fetch.md). Build: docker build --target chromium -t webgate:chromium .
+# It needs about 400 MiB more memory than the default image while a page
+# renders (docs/operations.md, "Memory"). Docker's default seccomp profile
+# forbids the user namespaces Chromium's sandbox needs: run it with
+# fetch.browser.no_sandbox: true, or allow them.
+FROM debian:bookworm-slim AS chromium
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /out/webgate /usr/local/bin/webgate
+USER 65532:65532
+# Chromium writes its profile and shared memory files under the
+# temporary directory (the Kubernetes manifests mount /tmp writable).
+ENV WEBGATE_CONFIG=/etc/webgate/webgate.yaml HOME=/tmp
+EXPOSE 8788
+HEALTHCHECK --interval=10s --timeout=4s --start-period=5s --retries=3 \
+  CMD ["/usr/local/bin/webgate", "healthcheck", "--url", "http://127.0.0.1:8788/healthz"]
+ENTRYPOINT ["/usr/local/bin/webgate"]
+CMD ["serve", "--listen", "0.0.0.0:8788"]
+
+# The default target (last): no browser; pages that need one fail with a
+# message saying so.
 # distroless/static: CA certificates and tzdata, no shell, and the
 # "nonroot" user (uid 65532).
 FROM gcr.io/distroless/static-debian12:nonroot

@@ -110,6 +110,21 @@ func TestDockerfile(t *testing.T) {
 	if _, err := os.Stat("../cmd/webgate/main.go"); err != nil {
 		t.Errorf("the build target is gone: %v", err)
 	}
+	// The image with a browser for fetch.render is a target of its own;
+	// the default (last) stage stays the static, browser-less one.
+	stages := regexp.MustCompile(`(?m)^FROM\s+(\S+)(?:\s+AS\s+(\S+))?`).FindAllStringSubmatch(df, -1)
+	if last := stages[len(stages)-1][1]; !strings.Contains(last, "distroless") {
+		t.Errorf("the default target is %s, not the distroless image", last)
+	}
+	chromium := regexp.MustCompile(`(?s)FROM \S+ AS chromium\n(.*?)(?:\nFROM |$)`).FindStringSubmatch(df)
+	if chromium == nil {
+		t.Fatal("no chromium target")
+	}
+	for _, want := range []string{"apt-get install", " chromium", "USER 65532", "ENTRYPOINT", "HEALTHCHECK"} {
+		if !strings.Contains(chromium[1], want) {
+			t.Errorf("the chromium target lacks %q", want)
+		}
+	}
 }
 
 func TestCompose(t *testing.T) {
