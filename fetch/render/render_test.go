@@ -62,7 +62,7 @@ func TestSinglePageApps(t *testing.T) {
 // shows by then is the answer.
 func TestEndlessPage(t *testing.T) {
 	srv := newAppServer(t)
-	f, _ := newFetcher(t, func(o *render.Options) { o.PageTimeout = 4 * time.Second }, nil)
+	f, _ := newFetcher(t, func(o *render.Options) { o.PageTimeout = 6 * time.Second }, nil)
 	res, err := f.Fetch(context.Background(), fetch.Request{URL: srv.URL + "/endless.html", Format: extract.Text})
 	if err != nil {
 		t.Fatal(err)
