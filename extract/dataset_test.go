@@ -19,6 +19,9 @@ type benchPage struct {
 	body         []byte
 	// ref is the expected main content (text), typ the WCXB page type.
 	ref, typ string
+	// with and without are WCXB's snippets: text the main content must
+	// hold, and text (page furniture) it must not.
+	with, without []string
 }
 
 // benchDir finds ../shared/extraction-bench beside the repository root by
@@ -84,7 +87,9 @@ func loadPages(tb testing.TB, n int) []benchPage {
 				} `json:"page_type"`
 			} `json:"_internal"`
 			GroundTruth struct {
-				MainContent string `json:"main_content"`
+				MainContent string   `json:"main_content"`
+				With        []string `json:"with"`
+				Without     []string `json:"without"`
 			} `json:"ground_truth"`
 		}
 		b, err := os.ReadFile(f)
@@ -100,6 +105,7 @@ func loadPages(tb testing.TB, n int) []benchPage {
 			typ = "unknown"
 		}
 		pages = append(pages, benchPage{set: "wcxb-dev", id: id, url: d.URL, ref: d.GroundTruth.MainContent, typ: typ,
+			with: d.GroundTruth.With, without: d.GroundTruth.Without,
 			body: readMaybeGz(tb, filepath.Join(root, "wcxb-dev", "html", id+".html.gz"))})
 	}
 
