@@ -5,6 +5,8 @@ import (
 	nurl "net/url"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -149,9 +151,20 @@ func (w *textWriter) text(s string) {
 	w.space = endsSpace(s)
 }
 
-func startsSpace(s string) bool { return s != "" && isSpaceByte(s[0]) }
-func endsSpace(s string) bool   { return s != "" && isSpaceByte(s[len(s)-1]) }
-func isSpaceByte(c byte) bool   { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+// startsSpace and endsSpace judge the first and last rune by
+// unicode.IsSpace, as strings.Fields splits: a no-break space at the edge of
+// a text node ("<strong>Price:</strong>&nbsp;$499", French "«&nbsp;<em>")
+// separates words like any other, and gluing the neighbours ("Price:$499")
+// breaks every phrase a reader or a scorer looks for.
+func startsSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
+}
+
+func endsSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
+}
 func endsNewline(b *strings.Builder) bool {
 	s := b.String()
 	return s != "" && s[len(s)-1] == '\n'
