@@ -149,4 +149,81 @@ func prepareDoc(doc *html.Node) {
 		}
 		removeNode(n)
 	}
+	unhideBackdrop(doc)
+}
+
+// unhideBackdrop removes aria-hidden="true" from an element that holds at
+// least half of the body's words. While a modal dialog is open (a consent
+// manager, a newsletter prompt), scripts mark everything behind it
+// aria-hidden so that screen readers read only the dialog (WAI-ARIA
+// Authoring Practices, "Dialog (Modal) Pattern"); aria-hidden hides
+// nothing from the eye. A page saved in that state had every extractor
+// that honours aria-hidden (readability, webgate's cleaned page) drop the
+// whole article and return the consent notice. Only a page with a consent
+// manager outside the hidden part qualifies: off-screen render targets,
+// closed panels and the page behind a story opened in a lightbox stay
+// hidden, and so does a small aria-hidden block (an icon, a duplicated
+// label, a closed menu).
+func unhideBackdrop(doc *html.Node) {
+	body := findBody(doc)
+	if body == nil {
+		return
+	}
+	var hidden []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if strings.EqualFold(attr(c, "aria-hidden"), "true") {
+				hidden = append(hidden, c) // the outermost one decides
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(body)
+	if len(hidden) == 0 || !hasConsentLayer(body) {
+		return
+	}
+	total := wordCount(body)
+	for _, n := range hidden {
+		if wordCount(n)*2 < total {
+			continue
+		}
+		attrs := n.Attr[:0]
+		for _, a := range n.Attr {
+			if a.Key != "aria-hidden" {
+				attrs = append(attrs, a)
+			}
+		}
+		n.Attr = attrs
+	}
+}
+
+// hasConsentLayer reports a consent manager in the page outside its
+// aria-hidden parts: an element named as one (overlayWords), or a dialog
+// (role dialog or alertdialog, aria-modal, <dialog>) whose text reads as a
+// consent notice. A page that opens a story in a modal over an
+// aria-hidden list of stories (a portal's lightbox) does not qualify:
+// there the dialog is the content.
+func hasConsentLayer(body *html.Node) bool {
+	for c := body.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || strings.EqualFold(attr(c, "aria-hidden"), "true") {
+			continue
+		}
+		if overlayName(c) {
+			return true
+		}
+		dialog := c.DataAtom == atom.Dialog || strings.EqualFold(attr(c, "aria-modal"), "true")
+		switch strings.ToLower(attr(c, "role")) {
+		case "dialog", "alertdialog":
+			dialog = true
+		}
+		if dialog && consentShaped(textOf(c)) || hasConsentLayer(c) {
+			return true
+		}
+	}
+	return false
 }

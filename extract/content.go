@@ -73,6 +73,17 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			cleanPage()
 		}
 		if wr > 0 && wr*5 >= wc {
+			// The safety net (select.go): readability's densest block
+			// can be a consent notice or a list of names; then
+			// trafilatura's reading of the whole page (its own, without
+			// the fallback that would hand back readability's block)
+			// decides. Only such a block pays for the extra run.
+			if candidateShape(read) != "" {
+				if full := candTrafilatura(doc, base, trafilatura.Balanced, nil); safetyNet(read, full) {
+					tidyArticle(full, pm.Title)
+					return full
+				}
+			}
 			// The reference only vetoes: a block it lacks is pruned, so
 			// it runs with trafilatura's recall focus. The balanced focus
 			// also drops every block whose class names a "teaser" (news
@@ -116,6 +127,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		if read == nil {
 			pick = clean
 		}
+	}
+	// The safety net, as on articles: a chosen consent notice or list
+	// that trafilatura's reading of the page disagrees with gives way.
+	if pick != traf && safetyNet(pick, traf) {
+		pick = traf
 	}
 	// A reply quotes the post it answers; the quote repeats that post's
 	// text (the cleaned page has already dropped such repeats).
@@ -290,6 +306,10 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	removeNode(art.Node)
 	root := newDiv()
 	root.AppendChild(art.Node)
+	// Readability renames elements (a <div> of text to <p>) and creates
+	// wrappers without setting DataAtom, which everything downstream
+	// reads: without it such a paragraph was no block to any rule.
+	fixAtoms(root)
 	return root
 }
 

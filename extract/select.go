@@ -1,0 +1,202 @@
+package extract
+
+import (
+	"math/bits"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// The selection safety net. Readability scores blocks by their commas and
+// length, so on some pages the densest block is not the story: a consent
+// manager's notice, the placeholder of an embedded post or video ("external
+// content: load it with your consent"), or the list of names under an open
+// letter. Consensus pruning cannot catch that, because it checks
+// readability's block against trafilatura's reading of that same block.
+// What does catch it is trafilatura's reading of the whole page: when the
+// two disagree badly, and the chosen block has the shape of one of those
+// failures while trafilatura's does not, trafilatura's is the story.
+
+// candidateShape names what a candidate looks like when it is not an
+// article: "consent" (a consent notice or an embed-consent placeholder),
+// "list" (a run of short lines: names, links, labels) or "" (prose).
+func candidateShape(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	text := renderText(n)
+	if consentShaped(text) {
+		return "consent"
+	}
+	if listShaped(text) {
+		return "list"
+	}
+	return ""
+}
+
+// consentStems are word beginnings of consent notices and embed-consent
+// placeholders in the languages of European and American publishers: the
+// notice asks for consent (or agreement, acceptance), names cookies,
+// partners or vendors, personal data, privacy, third parties and
+// settings, and offers to load or show external content. Each is matched
+// as the start of a lower-cased word, so "cookie" covers "cookies" and
+// "Cookie-Einstellungen", "zustimm" covers "Zustimmung" and "zustimmen".
+// A story about privacy uses some of them too; the shape is only one of
+// the conditions of the safety net (see safetyNet).
+var consentStems = []string{
+	// everywhere
+	"cookie", "gdpr", "dsgvo", "rgpd", "ccpa", "iab", "tcf",
+	// English
+	"consent", "privacy", "partners", "vendors", "personal", "preferences", "accept", "agree",
+	"device", "tracking", "personalised", "personalized", "advertising", "legitimate", "settings",
+	"third", "external", "load",
+	// German
+	"zustimm", "einwillig", "datenschutz", "personenbezogen", "akzeptier", "einverstanden",
+	"drittanbieter", "drittplattform", "dritte", "werbung", "einstellung", "verarbeitung", "anbieter",
+	"endgerät", "extern", "laden", "partner",
+	// French
+	"consentement", "confidentialité", "partenaires", "données", "personnelles", "accepter",
+	"paramètres", "publicité", "publicitaires", "tiers", "traceurs", "externe", "charger",
+	// Spanish, Portuguese, Italian
+	"consentimiento", "consentimento", "consenso", "privacidad", "privacidade", "socios", "parceiros",
+	"datos", "dados", "dati", "personales", "pessoais", "personali", "aceptar", "aceitar", "accetta",
+	"publicidad", "publicidade", "pubblicità", "terceros", "terceiros", "terze", "externo", "esterno",
+	// Dutch, Scandinavian, Polish
+	"toestemming", "gegevens", "persoonlijke", "accepteren", "advertenties", "derden", "samtycke",
+	"samtykke", "personuppgifter", "personoplysninger", "zgod", "prywatno", "osobow",
+}
+
+// consentShaped reports text in which consent vocabulary is dense (see
+// consentCount.shaped).
+func consentShaped(text string) bool { return countConsent(text).shaped() }
+
+// consentCount counts the words of a text, its consent words, and which
+// consent stems it uses.
+type consentCount struct {
+	words, hits int
+	stems       [2]uint64 // bit i: consentStems[i] was seen
+}
+
+func (c *consentCount) add(o consentCount) {
+	c.words += o.words
+	c.hits += o.hits
+	c.stems[0] |= o.stems[0]
+	c.stems[1] |= o.stems[1]
+}
+
+// shaped: at least minConsentStems different stems, and one word in
+// consentDensity a consent word. A consent notice runs at about one in
+// eight; a news story that mentions cookies or a privacy policy stays far
+// below one in twelve.
+func (c consentCount) shaped() bool {
+	return bits.OnesCount64(c.stems[0])+bits.OnesCount64(c.stems[1]) >= minConsentStems && c.hits*consentDensity >= c.words
+}
+
+const (
+	minConsentStems = 4
+	consentDensity  = 12
+)
+
+// stemIndex maps each consent stem to its index in consentStems.
+var stemIndex = func() map[string]int {
+	m := make(map[string]int, len(consentStems))
+	for i, s := range consentStems {
+		m[s] = i
+	}
+	return m
+}()
+
+// maxStemBytes is the length of the longest stem, in bytes.
+var maxStemBytes = func() int {
+	n := 0
+	for _, s := range consentStems {
+		n = max(n, len(s))
+	}
+	return n
+}()
+
+// countConsent counts words (as countWords) and consent words (tokens as
+// wordTokens that start with a stem; the shortest matching stem counts).
+func countConsent(text string) consentCount {
+	c := consentCount{words: countWords(text)}
+	for _, t := range wordTokens(text) {
+		for l := 3; l <= min(len(t), maxStemBytes); l++ {
+			if i, ok := stemIndex[t[:l]]; ok {
+				c.hits++
+				c.stems[i/64] |= 1 << (i % 64)
+				break
+			}
+		}
+	}
+	return c
+}
+
+// listShaped reports text that is a run of short lines rather than prose:
+// at least minListLines lines, and nine words in ten on lines of at most
+// maxListLine words (a name with a title and an affiliation; a link; a
+// label). A story's paragraphs run to dozens of words a line.
+func listShaped(text string) bool {
+	lines, short, total := 0, 0, 0
+	for line := range strings.SplitSeq(text, "\n") {
+		w := countWords(line)
+		if w == 0 {
+			continue
+		}
+		lines++
+		total += w
+		if w <= maxListLine {
+			short += w
+		}
+	}
+	return lines >= minListLines && short*10 >= total*9
+}
+
+const (
+	minListLines = 10
+	maxListLine  = 12
+)
+
+// safetyNet reports whether trafilatura's reading of the whole page (traf)
+// should replace the chosen candidate (pick): pick has the shape of a
+// consent notice, an embed placeholder or a list while traf reads as
+// prose, and the two disagree badly. Either pick is much shorter than
+// traf (under half its words) and covers under half of traf's words, or
+// pick is mostly words traf does not have (under a third of them) and
+// traf is a real text of its own (50 words, at least a third of pick's
+// length): trafilatura found a different block, and the story is more
+// likely the prose one.
+func safetyNet(pick, traf *html.Node) bool {
+	if pick == nil || traf == nil {
+		return false
+	}
+	wp, wt := words(pick), words(traf)
+	if wt < minNetWords || candidateShape(pick) == "" || candidateShape(traf) != "" {
+		return false
+	}
+	pt, tt := wordTokens(textOf(pick)), wordTokens(textOf(traf))
+	shared := sharedTokens(pt, tt)
+	if wp*2 < wt && shared*2 < len(tt) {
+		return true
+	}
+	return shared*3 < len(pt) && wt*3 >= wp
+}
+
+// minNetWords: a trafilatura reading shorter than this is no story to
+// fall back on.
+const minNetWords = 50
+
+// sharedTokens counts the tokens of a that b also has (as a multiset).
+func sharedTokens(a, b []string) int {
+	have := make(map[string]int, len(b))
+	for _, t := range b {
+		have[t]++
+	}
+	n := 0
+	for _, t := range a {
+		if have[t] > 0 {
+			have[t]--
+			n++
+		}
+	}
+	return n
+}
