@@ -28,6 +28,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropRepeatedPassages(root)
 	dropAuthorBoxes(root)
 	dropReferenceLists(root)
+	dropArticleFurniture(root)
 }
 
 // referenceWords name the container of a story's reference list or
@@ -297,7 +298,7 @@ func isClassSep(c byte) bool {
 
 // relatedLabel matches the start of a label that introduces links to
 // other stories, in the languages of the benchmark sets' publishers.
-var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|veja também|lee también|más información)\b`)
+var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|veja também|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также)`)
 
 // dropRelated removes links to other stories from an article: a block
 // that starts with a related-stories label and is at least half link text
@@ -352,7 +353,7 @@ func dropRelated(root *html.Node) {
 
 // datelineLabel starts a block that states when the story was published
 // or updated.
-var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato)\b`)
+var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano)( |$)`)
 
 // datelineText reports a block that starts with a dateline label and is
 // mostly a date: a third of its words have digits ("Updated at 1:23

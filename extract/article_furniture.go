@@ -1,0 +1,230 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Furniture that news and blog templates print inside the story's
+// container, in any language: ad slot labels, photo credits, tag lists,
+// the section name above the headline, consent notices and the
+// placeholders of embedded posts that wait for consent. Each rule judges
+// a short block by its own shape and words, never a site.
+
+// adLabelWords are the words ad slots are labelled with ("Advertisement",
+// "Anzeige", "Publicité", "Story continues below advertisement"). A block
+// made only of these words, with at least one of adCoreWords, is a label.
+var (
+	adCoreWords = wordSet(`advertisement advertisements advertising advert adverts ad ads sponsored
+		anzeige anzeigen werbung gesponsert publicité publicite sponsorisé publicidad patrocinado
+		pubblicità pubblicita sponsorizzato publicidade advertentie advertenties gesponsord reklame
+		reklama annons annonse annonce mainos реклама 广告 広告 광고`)
+	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to`)
+)
+
+// maxAdLabelWords bounds an ad label: "Story continues below this
+// advertisement" fits, a sentence about advertising does not.
+const maxAdLabelWords = 6
+
+// isAdLabel reports a block whose whole text labels an ad slot.
+func isAdLabel(n *html.Node) bool {
+	if wordCount(n) > maxAdLabelWords {
+		return false
+	}
+	toks := wordTokens(textOf(n))
+	core := false
+	for _, t := range toks {
+		switch {
+		case adCoreWords[t]:
+			core = true
+		case !adLabelWords[t]:
+			return false
+		}
+	}
+	return core
+}
+
+// creditLabel starts a photo credit: "Photo: Reuters", "Bild: picture
+// alliance / dpa", "Foto: AP", "Image credit: NASA", "Crédit photo : AFP",
+// "© Getty Images".
+var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|bild|bilder|bildquelle|crédit|crédits|crédit photo|fotografía|imagen|immagine|zdjęcie)\s*(:|by\s|von\s|par\s|por\s|di\s))`)
+
+// maxCreditWords bounds a credit line: an agency, a photographer and a
+// licence fit, a caption that tells the story does not.
+const maxCreditWords = 15
+
+func isCreditLine(n *html.Node) bool {
+	if wordCount(n) > maxCreditWords {
+		return false
+	}
+	return creditLabel.MatchString(strings.ToLower(collapseSpace(textOf(n))))
+}
+
+// tagLabel starts a list of tags or categories under a story.
+var tagLabel = regexp.MustCompile(`^(tags|tagged( with| in| as)?|topics|filed under|posted in|categories|category|schlagwörter|schlagworte|themen|stichwörter|mots-clés|mots clés|étiquettes|thèmes|etiquetas|temas|argomenti|tag|trefwoorden|onderwerpen|ämnen|emner|tagi)(\s*:|\s)`)
+
+// isTagList reports a block that starts with a tag label and is otherwise
+// links: "Tags: <a>library</a>, <a>flood</a>".
+func isTagList(n *html.Node) bool {
+	w := wordCount(n)
+	if w < 2 || w > 40 {
+		return false
+	}
+	text := strings.ToLower(collapseSpace(textOf(n)))
+	m := tagLabel.FindString(text)
+	if m == "" || linkWords(n) == 0 {
+		return false
+	}
+	// Outside the links only the label and separators (commas, "and")
+	// may stand.
+	return len(wordTokens(textOutsideLinks(n))) <= len(wordTokens(m))+1
+}
+
+// textOutsideLinks is the text under n that is not inside an <a>.
+func textOutsideLinks(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		case isElem(n, atom.A):
+		default:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// kickerWords name the line above a headline that names the section or
+// the story's topic.
+var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline`)
+
+// maxKickerWords bounds a section line: "Business / Transport".
+const maxKickerWords = 4
+
+// dropArticleFurniture removes, from an extracted article, blocks that
+// are ad labels, photo credits, tag lists, section lines before the story
+// and consent notices. Only leaf blocks are judged (a container is never
+// removed for its first line), except consent notices, judged whole.
+// Nothing is removed when the blocks would hold a third of the article
+// (for consent notices: when under a quarter of it would be left).
+func dropArticleFurniture(root *html.Node) {
+	var drop []*html.Node
+	prose := false // a paragraph of the story has been seen
+	for _, b := range leafBlocks(root) {
+		w := wordCount(b)
+		if w == 0 {
+			continue
+		}
+		switch {
+		case isAdLabel(b), isCreditLine(b), isTagList(b):
+			drop = append(drop, b)
+		case !prose && w <= maxKickerWords && (classWords(b, kickerWords) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
+			// The section name above the headline, or the site's
+			// name, as a link or named as a kicker.
+			drop = append(drop, b)
+		case w >= 15:
+			prose = true
+		}
+	}
+	removeUnlessThird(root, drop)
+	// A consent notice or an embed placeholder can outweigh a short
+	// story. Only when little would be left (under 50 words, or a
+	// quarter of the text) is the page more likely about consent, a
+	// privacy policy, than furnished with it.
+	consent := consentBlocks(root)
+	w, total := 0, wordCount(root)
+	for _, n := range consent {
+		w += wordCount(n)
+	}
+	if left := total - w; left >= minNetWords && left*4 >= total {
+		for _, n := range consent {
+			removeNode(n)
+		}
+	}
+}
+
+// leafBlocks are the block elements under root that hold no block, and
+// inline elements named as kickers.
+func leafBlocks(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if (blockAtoms[c.DataAtom] || classWords(c, kickerWords)) && !hasBlockChild(c) {
+			return take
+		}
+		return descend
+	})
+}
+
+// minConsentBlockWords: shorter blocks ("Load content") are left alone;
+// the notice around them is what goes.
+const minConsentBlockWords = 15
+
+// storyDensity: a paragraph with under one consent word in this many is
+// prose of the story.
+const storyDensity = 30
+
+// consentBlocks returns the outermost elements under root whose text is a
+// consent notice or an embed-consent placeholder (consentShaped). The
+// counts are gathered bottom-up in one pass. On a page about consent (a
+// privacy policy) they are most of the text, and the caller keeps them.
+func consentBlocks(root *html.Node) []*html.Node {
+	// story marks elements holding a paragraph of prose that is not
+	// consent text (a leaf block of minConsentBlockWords or more with
+	// under one consent word in storyDensity): the story's container
+	// reads as consent when the notice inside it is long, and must not go
+	// with it.
+	type counts struct {
+		consentCount
+		block, story bool
+	}
+	stats := map[*html.Node]counts{}
+	var count func(n *html.Node) counts
+	count = func(n *html.Node) counts {
+		var c counts
+		switch n.Type {
+		case html.TextNode:
+			c.consentCount = countConsent(n.Data)
+			return c
+		case html.ElementNode:
+			if dropAlways[n.DataAtom] {
+				return c
+			}
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			cc := count(ch)
+			c.add(cc.consentCount)
+			c.block = c.block || cc.block
+			c.story = c.story || cc.story
+		}
+		if n.Type == html.ElementNode && blockAtoms[n.DataAtom] {
+			if !c.block && c.words >= minConsentBlockWords && c.hits*storyDensity < c.words {
+				c.story = true
+			}
+			c.block = true
+		}
+		stats[n] = c
+		return c
+	}
+	count(root)
+	return collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Table || headingAtoms[c.DataAtom] {
+			return skip
+		}
+		st := stats[c]
+		if st.words < minConsentBlockWords {
+			return skip
+		}
+		if st.shaped() && !st.story {
+			return take
+		}
+		return descend
+	})
+}
