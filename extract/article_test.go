@@ -157,6 +157,57 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"First answer", "Second answer and more words and more words and more words and more words and more words.Repeated question"},
 		},
 		{
+			name: "ad slot labels in several languages",
+			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>`,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a sentence about advertising is kept",
+			html: story + `<p>Advertising revenue fell by a third last year.</p>`,
+			kept: []string{"Advertising revenue fell"},
+		},
+		{
+			name: "photo credits",
+			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>`,
+			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a paragraph that starts with Photo is kept when it is a sentence of the story",
+			html: story + `<p>Photo: the council's own archive holds more than two thousand pictures of the old harbour, most of them never shown in public before this year.</p>`,
+			kept: []string{"the council's own archive"},
+		},
+		{
+			name: "tag lists",
+			html: story + `<div>Tags: <a href="/t/a">budget</a>, <a href="/t/b">council</a>, <a href="/t/c">harbour</a></div><p>Schlagwörter: <a href="/s">Fähre</a> <a href="/v">Verkehr</a></p>`,
+			gone: []string{"budget,", "Schlagwörter", "Verkehr"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a sentence starting with Tagged is kept",
+			html: story + `<p>Tagged birds were seen again in the <a href="/estuary">estuary</a> three years later, far from where they were ringed.</p>`,
+			kept: []string{"Tagged birds"},
+		},
+		{
+			name: "section line and kicker before the story",
+			html: `<div><a href="/business/transport">Transport</a></div><span class="article-kicker">Region</span><h2>Subhead</h2>` + story + `<p><a href="/more">Budget explained</a></p>`,
+			gone: []string{"Transport", "Region"},
+			kept: []string{"The council approved", "Subhead", "Budget explained"},
+		},
+		{
+			name: "a consent notice and an embed placeholder inside the story",
+			html: story + `<div class="layer"><p>Your choices</p><p>We and our 142 partners store and access information on your device, such as cookies, and process personal data for personalised advertising and measurement.</p><p>You can accept all, reject all or change your privacy settings at any time.</p></div>` +
+				story + `<div class="embed"><p>Externer Inhalt</p><p>Ich bin damit einverstanden, dass mir externe Inhalte angezeigt werden. Damit können personenbezogene Daten an Drittplattformen übermittelt werden. Mehr dazu in unserer Datenschutzerklärung.</p><p><a href="#">Inhalt laden</a></p></div>` + story,
+			gone: []string{"142 partners", "Your choices", "privacy settings", "Externer Inhalt", "einverstanden", "Inhalt laden"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a privacy policy keeps its text",
+			html: `<p>We and our partners use cookies to store information on your device and process personal data for advertising, with your consent.</p><p>You can accept or reject cookies and change your privacy settings at any time in the consent manager.</p><p>Our partners process personal data on the basis of consent or legitimate interest for advertising.</p>`,
+			kept: []string{"We and our partners", "legitimate interest"},
+		},
+		{
 			name: "two repeated paragraphs in a row are not yet a passage",
 			html: `<p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p><p>` + para("Day two") + `</p><p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p>`,
 			kept: []string{"Day two and more words and more words and more words and more words and more words.Breakfast eggs"},

@@ -1,0 +1,137 @@
+package extract
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestConsentShaped checks the consent vocabulary on notices and embed
+// placeholders in several languages, and on stories that mention
+// cookies, privacy or data without being notices.
+func TestConsentShaped(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"english notice", "We and our partners store and access information on your device, such as cookies, and process personal data for personalised advertising. You can accept or manage your choices in the privacy settings.", true},
+		{"german embed placeholder", "Externer Inhalt. Ich bin damit einverstanden, dass mir externe Inhalte angezeigt werden. Damit können personenbezogene Daten an Drittplattformen übermittelt werden. Mehr dazu in unserer Datenschutzerklärung. Inhalt laden", true},
+		{"french notice", "Avec votre accord, nos partenaires et nous utilisons des cookies ou technologies similaires pour stocker et accéder à des données personnelles, à des fins de publicité personnalisée. Vous pouvez accepter ou modifier vos paramètres à tout moment.", true},
+		{"spanish notice", "Utilizamos cookies propias y de terceros para analizar la navegación y mostrar publicidad. Puede aceptar todas las cookies o configurar su consentimiento; consulte nuestra política de privacidad y el tratamiento de sus datos personales.", true},
+		{"story mentioning cookies", "The bakery on Mill Street sold more than four thousand cookies during the festival weekend, and the owner says she will open a second shop next spring if the council approves her plans for the old post office.", false},
+		{"story about a privacy law", "Parliament passed the new privacy law on Tuesday after a long debate. The law limits how long companies may keep the records of their customers and sets fines for breaches, which ministers say will be enforced from January by a new office in the capital.", false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := consentShaped(tt.text); got != tt.want {
+				t.Errorf("consentShaped = %v, want %v (%+v)", got, tt.want, countConsent(tt.text))
+			}
+		})
+	}
+}
+
+func TestConsentStems(t *testing.T) {
+	if len(consentStems) > 128 {
+		t.Fatalf("%d stems do not fit the two-word bit set", len(consentStems))
+	}
+	seen := map[string]bool{}
+	for _, s := range consentStems {
+		if len(s) < 3 || s != strings.ToLower(s) || seen[s] {
+			t.Errorf("stem %q: must be lower case, unique and at least 3 bytes", s)
+		}
+		seen[s] = true
+	}
+}
+
+func TestListShaped(t *testing.T) {
+	names := strings.Repeat("Anna Becker, Professor of Physics, University of Leeds\n", 12)
+	prose := strings.Repeat("The council approved the new budget after a long debate on tuesday night and the mayor signed it.\n", 12)
+	for _, tt := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"signatories", names, true},
+		{"prose", prose, false},
+		{"a few short lines", "Home\nNews\nSport\n", false},
+		{"a letter with its signatories", prose + names, false},
+	} {
+		if got := listShaped(tt.text); got != tt.want {
+			t.Errorf("%s: listShaped = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSafetyNet checks when trafilatura's reading of the page replaces the
+// chosen candidate: only when the pick is shaped like a notice or a list,
+// trafilatura's is prose, and the two disagree.
+func TestSafetyNet(t *testing.T) {
+	story := strings.Repeat("<p>The council approved the new budget after a long debate on tuesday night, and the mayor signed it on wednesday.</p>", 5)
+	notice := `<p>We and our 187 partners store and access information on your device, such as cookies, and process personal data for personalised advertising. You can accept or manage your choices in the privacy settings.</p>`
+	names := `<ul>` + strings.Repeat(`<li>Anna Becker, Professor of Physics, University of Leeds</li>`, 15) + `</ul>`
+	tests := []struct {
+		name       string
+		pick, traf string
+		want       bool
+	}{
+		{"consent notice against the story", notice, story, true},
+		{"list of names against the letter", names, story, true},
+		{"story against story", story, story, false},
+		{"notice against a notice", notice, notice + notice, false},
+		{"the story with its notice agrees with the story", story + notice, story, false},
+		{"a short reference is no fallback", names, "<p>Open letter to the ministers.</p>", false},
+		{"a list that trafilatura has too", names, story + names, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := safetyNet(parseFragment(t, tt.pick), parseFragment(t, tt.traf)); got != tt.want {
+				t.Errorf("safetyNet = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConsentBackdrop: a page saved while a consent dialog was open has
+// its whole body aria-hidden; the story behind the dialog is the content.
+// A story opened in a lightbox over an aria-hidden list of stories keeps
+// the list hidden: there the dialog is the content.
+func TestConsentBackdrop(t *testing.T) {
+	story := strings.Repeat("<p>The ferry will run six times a day from July, and tickets will cost the same as before, the operator said.</p>", 4)
+	notice := `<p>We and our partners use cookies and process personal data for personalised advertising. Accept all or manage your privacy settings.</p>`
+	t.Run("consent dialog over the page", func(t *testing.T) {
+		page := `<html><head><title>Ferry</title><meta property="og:type" content="article"></head><body><div id="app" aria-hidden="true"><h1>Ferry</h1>` + story +
+			`</div><div role="dialog" aria-modal="true" class="message">` + notice + `</div></body></html>`
+		doc, err := Extract(context.Background(), []byte(page), Options{Format: Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(doc.Content, "The ferry will run") || strings.Contains(doc.Content, "personalised advertising") {
+			t.Errorf("want the story without the notice:\n%s", doc.Content)
+		}
+	})
+	t.Run("story in a lightbox over a hidden river", func(t *testing.T) {
+		river := strings.Repeat(`<p><a href="/x">Another headline about something else entirely</a> and a teaser sentence under it for the reader.</p>`, 12)
+		page := `<html><body><div class="river" aria-hidden="true">` + river + `</div><div role="dialog" class="lightbox"><h1>Ferry</h1>` + story + `</div></body></html>`
+		doc, err := Extract(context.Background(), []byte(page), Options{Format: Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(doc.Content, "Another headline") || !strings.Contains(doc.Content, "The ferry will run") {
+			t.Errorf("want the story in the dialog only:\n%s", doc.Content)
+		}
+	})
+}
+
+// TestTextNoBreakSpace: a no-break space at the edge of a text node
+// separates words like any space ("<strong>Price:</strong>&nbsp;$499",
+// French "«&nbsp;<em>").
+func TestTextNoBreakSpace(t *testing.T) {
+	root := parseFragment(t, `<p><strong>Why It Stands Out:</strong>&nbsp;Fast heat-up.</p><p>Il a dit&nbsp;<em>«&nbsp;non&nbsp;»</em>&nbsp;: fin.</p><p>a<b>b</b>c</p>`)
+	got := renderText(root)
+	for _, want := range []string{"Why It Stands Out: Fast heat-up.", "Il a dit « non » : fin.", "abc"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package extract
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestArticleTemplates extracts synthetic pages built from common CMS
+// templates (testdata/articles, written for these tests, not copied from
+// any site) and checks each as the held-out news set is scored: the
+// story's sentences must be in the output ("with"), the furniture around
+// them must not ("without"). Each page carries one of the failure patterns
+// seen on article pages nobody tuned for:
+//
+//   - consent-news: a consent dialog open over an aria-hidden page;
+//   - consent-brief: a consent notice inside the block readability picks;
+//   - open-letter: a letter with its list of signatories in a block of
+//     its own, which readability prefers for its commas;
+//   - embed-consent: a German story with an "external content" placeholder,
+//     a dateline, a section line, a photo credit and an ad label;
+//   - wordpress: an ad label, a "Read more:" line, captions and tags;
+//   - medium: a Medium-like post with claps, follow buttons and rails;
+//   - figure-tail: a blog whose last paragraphs follow figures and an aside.
+func TestArticleTemplates(t *testing.T) {
+	tests := []struct {
+		file          string
+		with, without []string
+	}{
+		{
+			file: "consent-news.html",
+			with: []string{
+				"Three rail operators have agreed a shared timetable for the coastal line",
+				"Engineers have said the last section will be tested in August.",
+			},
+			without: []string{"We value your privacy", "187 partners", "Accept all", "2 May 2025, 08:30 BST"},
+		},
+		{
+			file: "consent-brief.html",
+			with: []string{
+				"The harbour bridge will close to all traffic",
+				"A second closure is planned for September when the road surface will be renewed.",
+			},
+			without: []string{"142 partners", "legitimate interest", "privacy policy"},
+		},
+		{
+			file: "open-letter.html",
+			with: []string{
+				"We write as scientists who depend every day on the national research data archive.",
+				"We urge you to keep the archive open",
+			},
+		},
+		{
+			file: "embed-consent.html",
+			with: []string{
+				"Die neue Fähre soll ab dem ersten Juli zwischen den drei Inseln pendeln.",
+				"Der Bürgermeister nannte das Schiff einen großen Schritt für die Inseln.",
+			},
+			without: []string{"Stand: 14.05.2025", "Bild: picture alliance", "Anzeige", "Externer Inhalt",
+				"Ich bin damit einverstanden", "Inhalt laden", "Schlagwörter", "Region\n"},
+		},
+		{
+			file: "wordpress.html",
+			with: []string{
+				"When the river broke its banks two winters ago",
+				"Olsen says the most moving moment came on the first morning",
+			},
+			without: []string{"Advertisement", "Read more:", "Council votes on new river defences", "Photo: Sam Hale",
+				"Share this", "Tagged", "Recent Posts", "Proudly powered by WordPress", "Skip to content"},
+		},
+		{
+			file: "medium.html",
+			with: []string{
+				"Five years ago I agreed to look after a small database for a local sports club.",
+				"Nobody should be the only one who knows where the backups are.",
+			},
+			without: []string{"Follow", "Listen", "7 min read", "Written by Ola Brandt", "More from Ola Brandt",
+				"Recommended from Medium", "Photo by Kim Lee on Unsplash"},
+		},
+		{
+			file: "figure-tail.html",
+			with: []string{
+				"Every winter the same two squirrels empty our bird table",
+				"After three weeks the squirrels have given up.",
+				"If I built it again I would paint the pipe",
+			},
+			without: []string{"I write about small garden projects", "2025 Garden Diary"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.file, ".html"), func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", "articles", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			url := "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
+			for _, f := range []Format{Text, Markdown} {
+				doc, err := Extract(context.Background(), body, Options{URL: url, Format: f})
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				for _, s := range tt.with {
+					if !strings.Contains(doc.Content, s) {
+						t.Errorf("%s: lost %q:\n%s", f, s, doc.Content)
+					}
+				}
+				for _, s := range tt.without {
+					if strings.Contains(doc.Content, s) {
+						t.Errorf("%s: kept %q:\n%s", f, s, doc.Content)
+					}
+				}
+			}
+		})
+	}
+}
