@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -97,22 +98,18 @@ const (
 	consentDensity  = 12
 )
 
-// stemIndex maps each consent stem to its index in consentStems.
-var stemIndex = func() map[string]int {
-	m := make(map[string]int, len(consentStems))
+// stemsByPrefix lists, for the first three bytes of each consent stem,
+// the indexes of the stems that start so, shortest first: a token is
+// looked up once, and most tokens start like no stem.
+var stemsByPrefix = func() map[string][]int {
+	m := map[string][]int{}
 	for i, s := range consentStems {
-		m[s] = i
+		m[s[:3]] = append(m[s[:3]], i)
+	}
+	for _, idx := range m {
+		slices.SortStableFunc(idx, func(a, b int) int { return len(consentStems[a]) - len(consentStems[b]) })
 	}
 	return m
-}()
-
-// maxStemBytes is the length of the longest stem, in bytes.
-var maxStemBytes = func() int {
-	n := 0
-	for _, s := range consentStems {
-		n = max(n, len(s))
-	}
-	return n
 }()
 
 // countConsent counts words (as countWords) and consent words (tokens as
@@ -120,8 +117,11 @@ var maxStemBytes = func() int {
 func countConsent(text string) consentCount {
 	c := consentCount{words: countWords(text)}
 	for _, t := range wordTokens(text) {
-		for l := 3; l <= min(len(t), maxStemBytes); l++ {
-			if i, ok := stemIndex[t[:l]]; ok {
+		if len(t) < 3 {
+			continue
+		}
+		for _, i := range stemsByPrefix[t[:3]] {
+			if strings.HasPrefix(t, consentStems[i]) {
 				c.hits++
 				c.stems[i/64] |= 1 << (i % 64)
 				break
