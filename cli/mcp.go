@@ -58,6 +58,7 @@ func mcpOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, l
 		FetchConcurrency: cfg.MCP.FetchConcurrency,
 		ContentTimeout:   cfg.MCP.ContentTimeout,
 		ContentResults:   cfg.MCP.ContentResults,
+		StructuredOutput: cfg.MCP.StructuredOutput,
 		Untrusted:        untrusted(cfg),
 		Version:          Version,
 		Logger:           log,

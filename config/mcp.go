@@ -28,6 +28,14 @@ type MCP struct {
 	// fetches when include_content is set. The default is 3 and the
 	// maximum 10.
 	ContentResults int `yaml:"content_results"`
+	// StructuredOutput makes both tools declare an outputSchema and return
+	// structuredContent (the JSON of `webgate search --json` and
+	// `webgate fetch --json`) beside their text, for programmatic clients
+	// that read the JSON. Off by default, because a client may show its
+	// model either form, and Claude Code and Codex show the JSON instead
+	// of the text: their models would then miss the untrusted-content
+	// boundaries, the citation guidance and the paging hints.
+	StructuredOutput bool `yaml:"structured_output"`
 }
 
 func (m *MCP) applyDefaults() {

@@ -108,10 +108,14 @@ func TestMain(m *testing.M) {
 
 func writeConfig(t *testing.T, searxURL string) string {
 	t.Helper()
+	// client.mjs checks the structured content too, which is off by
+	// default (see TestRealClients for what models read by default).
 	return writeServeConfig(t, searxURL, `server:
   auth_tokens: [`+token+`]
 log:
   level: debug
+mcp:
+  structured_output: true
 `)
 }
 

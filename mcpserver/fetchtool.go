@@ -23,7 +23,8 @@ type fetchArgs struct {
 	Render     string   `json:"render"`
 }
 
-// FetchOutput is web_fetch's structuredContent: one entry per URL in the
+// FetchOutput is web_fetch's structuredContent (with
+// Options.StructuredOutput): one entry per URL in the
 // shape of `webgate fetch --json` and POST /v1/fetch.
 type FetchOutput struct {
 	Results []fetch.JSONResult `json:"results"`
@@ -126,10 +127,7 @@ func (t *tools) webFetch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		// it as one. The text carries the per-URL advice.
 		return toolError(text), nil
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: FetchOutput{Results: results},
-	}, nil
+	return t.result(text, FetchOutput{Results: results}), nil
 }
 
 // clamp cuts content longer than limit characters. The fetcher honours

@@ -3,9 +3,19 @@
 // serves stdio (`webgate mcp`) and Streamable HTTP (`webgate serve`, /mcp).
 //
 // The tools are written for models: descriptions say when to use them,
-// results are compact Markdown under a size cap with the same data as
-// structuredContent, and every failure is a tool error (isError) whose text
-// says what to do next, never a protocol error the model cannot see.
+// results are compact Markdown under a size cap, and every failure is a
+// tool error (isError) whose text says what to do next, never a protocol
+// error the model cannot see.
+//
+// The text is the only form a model reads by default. The MCP spec
+// (2025-11-25, server/tools "Output Schema") requires a tool that declares
+// an outputSchema to return structuredContent, and lets a client hand
+// either form to its model: Claude Code and Codex give their model
+// JSON.stringify(structuredContent) and drop the text, and with it the
+// untrusted-content boundaries, the citation guidance and the paging
+// hints. So the tools declare no outputSchema and return no
+// structuredContent unless Options.StructuredOutput (mcp.structured_output)
+// asks for them, for programmatic clients that read the JSON themselves.
 package mcpserver
 
 import (
@@ -60,6 +70,11 @@ type Options struct {
 	// ContentResults is how many top results include_content fetches
 	// (default 3).
 	ContentResults int
+	// StructuredOutput declares outputSchema on both tools and returns
+	// structuredContent beside the text (mcp.structured_output). Off by
+	// default: some clients then show their model only the JSON, without
+	// the text's untrusted-content boundaries.
+	StructuredOutput bool
 	// Untrusted marks web content in tool results as untrusted; the zero
 	// value marks it (guard.content.mark_untrusted).
 	Untrusted guard.Wrapper
@@ -108,24 +123,28 @@ func New(opts Options) *mcp.Server {
 	})
 	meta := mcp.Meta{MetaMaxResultSize: opts.MaxOutputChars}
 	yes := true
-	s.AddTool(&mcp.Tool{
-		Name:         ToolSearch,
-		Title:        "Web search",
-		Description:  searchDescription,
-		InputSchema:  json.RawMessage(searchInputSchema),
-		OutputSchema: json.RawMessage(searchOutputSchema),
-		Annotations:  &mcp.ToolAnnotations{Title: "Web search", ReadOnlyHint: true, OpenWorldHint: &yes, IdempotentHint: true},
-		Meta:         meta,
-	}, t.webSearch)
-	s.AddTool(&mcp.Tool{
-		Name:         ToolFetch,
-		Title:        "Web fetch",
-		Description:  fetchDescription,
-		InputSchema:  json.RawMessage(fetchInputSchema),
-		OutputSchema: json.RawMessage(fetchOutputSchema),
-		Annotations:  &mcp.ToolAnnotations{Title: "Web fetch", ReadOnlyHint: true, OpenWorldHint: &yes, IdempotentHint: true},
-		Meta:         meta,
-	}, t.webFetch)
+	searchTool := &mcp.Tool{
+		Name:        ToolSearch,
+		Title:       "Web search",
+		Description: searchDescription,
+		InputSchema: json.RawMessage(searchInputSchema),
+		Annotations: &mcp.ToolAnnotations{Title: "Web search", ReadOnlyHint: true, OpenWorldHint: &yes, IdempotentHint: true},
+		Meta:        meta,
+	}
+	fetchTool := &mcp.Tool{
+		Name:        ToolFetch,
+		Title:       "Web fetch",
+		Description: fetchDescription,
+		InputSchema: json.RawMessage(fetchInputSchema),
+		Annotations: &mcp.ToolAnnotations{Title: "Web fetch", ReadOnlyHint: true, OpenWorldHint: &yes, IdempotentHint: true},
+		Meta:        meta,
+	}
+	if opts.StructuredOutput {
+		searchTool.OutputSchema = json.RawMessage(searchOutputSchema)
+		fetchTool.OutputSchema = json.RawMessage(fetchOutputSchema)
+	}
+	s.AddTool(searchTool, t.webSearch)
+	s.AddTool(fetchTool, t.webFetch)
 	return s
 }
 
@@ -205,6 +224,16 @@ func (p *progress) step(ctx context.Context, msg string) {
 	_ = p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: p.token, Progress: p.done, Total: p.total, Message: msg,
 	})
+}
+
+// result is a successful call: the text for the model, and structured
+// content only when the tools declare an output schema.
+func (t *tools) result(text string, structured any) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	if t.opts.StructuredOutput {
+		r.StructuredContent = structured
+	}
+	return r
 }
 
 // toolError is a failed call the model can read and act on.

@@ -105,7 +105,9 @@ func newEnv() *env {
 	return &env{
 		search: &fakeSearcher{fn: results(3)},
 		get:    &fakeGetter{pages: map[string]string{}, honour: true},
-		opts:   Options{MaxOutputChars: 5000, ContentResults: 2},
+		// Most tests check the structured content too; TestTextOnlyByDefault
+		// covers the default.
+		opts: Options{MaxOutputChars: 5000, ContentResults: 2, StructuredOutput: true},
 	}
 }
 
@@ -201,6 +203,41 @@ func TestListTools(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+// TestTextOnlyByDefault: without mcp.structured_output the tools declare
+// no outputSchema and return no structuredContent, so every client hands
+// its model the text, boundaries included (Claude Code and Codex show their
+// model the structured content instead of the text when there is one).
+func TestTextOnlyByDefault(t *testing.T) {
+	e := newEnv()
+	e.opts.StructuredOutput = false
+	e.get.pages["https://example.com/1"] = "page text"
+	cs := e.connect(t, nil)
+	lt, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range lt.Tools {
+		if tl.OutputSchema != nil {
+			t.Errorf("%s declares an outputSchema by default", tl.Name)
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{ToolSearch, map[string]any{"query": "golang"}},
+		{ToolFetch, map[string]any{"url": "https://example.com/1"}},
+	} {
+		res := call(t, cs, c.tool, c.args)
+		if res.IsError || res.StructuredContent != nil {
+			t.Errorf("%s: isError %v, structuredContent %v", c.tool, res.IsError, res.StructuredContent)
+		}
+		if txt := text(res); !strings.Contains(txt, "[webgate: untrusted ") || !strings.Contains(txt, "[webgate: end of untrusted ") {
+			t.Errorf("%s text lacks the boundaries:\n%s", c.tool, txt)
+		}
 	}
 }
 

@@ -26,7 +26,8 @@ type searchArgs struct {
 	IncludeContent bool     `json:"include_content"`
 }
 
-// SearchOutput is web_search's structuredContent.
+// SearchOutput is web_search's structuredContent (with
+// Options.StructuredOutput) and what its text is rendered from.
 type SearchOutput struct {
 	Query    string         `json:"query"`
 	Provider string         `json:"provider"`
@@ -114,7 +115,7 @@ func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		t.enrich(ctx, &out, prog)
 	}
 	text := capText(renderSearch(&out, t.opts.Untrusted), t.opts.MaxOutputChars)
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+	return t.result(text, out), nil
 }
 
 // searchOutput is the structured result for resp, before include_content.
