@@ -16,7 +16,8 @@ type setupCmd struct {
 	HTTP           bool   `name:"http" help:"Point the client at a running 'webgate serve' (Streamable HTTP) instead of launching 'webgate mcp'."`
 	URL            string `name:"url" help:"MCP endpoint for --http." default:"http://127.0.0.1:8788/mcp" placeholder:"URL"`
 	TokenEnv       string `name:"token-env" help:"With --http, send a bearer token read by the client from this environment variable." placeholder:"VAR"`
-	DisableBuiltin bool   `name:"disable-builtin" help:"Also turn off the client's own web search tool where its config allows."`
+	DisableBuiltin bool   `name:"disable-builtin" help:"Also turn off the client's own web search and web fetch tools, so its model uses webgate's."`
+	KeepFetch      bool   `name:"keep-builtin-fetch" help:"With --disable-builtin, keep the client's own web fetch tool and turn off only its search."`
 	Name           string `help:"Server name in the client's config." default:"webgate"`
 }
 
@@ -36,10 +37,13 @@ func (c *setupCmd) Run(r *runtime) error {
 	plan, err := setup.NewPlan(setup.Options{
 		Client: c.Client, Name: c.Name, Binary: bin, ConfigFile: cfgFile,
 		HTTP: c.HTTP, URL: c.URL, TokenEnv: c.TokenEnv, DisableBuiltin: c.DisableBuiltin,
-		Home: home, Env: r.IO.Getenv,
+		KeepBuiltinFetch: c.KeepFetch, Home: home, Env: r.IO.Getenv,
 	})
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	if c.KeepFetch && !c.DisableBuiltin {
+		return &exitError{code: 2, err: fmt.Errorf("--keep-builtin-fetch only makes sense with --disable-builtin")}
 	}
 	out := r.IO.Stdout
 	if !c.HTTP && strings.HasPrefix(bin, os.TempDir()) {
@@ -93,6 +97,9 @@ func flagsEcho(c *setupCmd) string {
 	}
 	if c.DisableBuiltin {
 		b.WriteString(" --disable-builtin")
+	}
+	if c.KeepFetch {
+		b.WriteString(" --keep-builtin-fetch")
 	}
 	if c.Name != "webgate" {
 		b.WriteString(" --name " + c.Name)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -35,22 +36,47 @@ func claudeCode(o *Options) (*Plan, error) {
 	})
 	p.Notes = append(p.Notes, "Quit Claude Code before --write: it rewrites ~/.claude.json while running.")
 	if o.DisableBuiltin {
+		// A deny rule naming a tool without a specifier removes it from the
+		// tools Claude Code offers its model (deferred ones included).
+		deny := builtinNames(o, "WebSearch", "WebFetch")
 		settings := filepath.Join(o.Home, ".claude", "settings.json")
-		p.add(settings, map[string]any{"permissions": map[string]any{"deny": []any{"WebSearch"}}}, func(doc map[string]any) error {
+		p.add(settings, map[string]any{"permissions": map[string]any{"deny": strs(deny)}}, func(doc map[string]any) error {
 			perms, err := obj(doc, "permissions")
 			if err != nil {
 				return err
 			}
-			return appendUnique(perms, "deny", "WebSearch")
+			for _, d := range deny {
+				if err := appendUnique(perms, "deny", d); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 	return p, nil
 }
 
+// builtinNames is the client's built-in search tool, and its built-in
+// fetch tool unless the user keeps it.
+func builtinNames(o *Options, search, fetch string) []string {
+	if o.KeepBuiltinFetch {
+		return []string{search}
+	}
+	return []string{search, fetch}
+}
+
 // geminiCLI: ~/.gemini/settings.json, mcpServers with command/args (stdio)
-// or httpUrl (Streamable HTTP). The built-in search tool is excluded with
-// tools.exclude (settings v2) or, in files still in the v1 layout, the
-// top-level excludeTools.
+// or httpUrl (Streamable HTTP).
+//
+// The built-in search is turned off with a deny rule of Gemini CLI's
+// policy engine in ~/.gemini/policies/ (Gemini CLI treats settings'
+// tools.exclude as deprecated in favour of it); a deny rule without
+// argument conditions removes the tool from those offered to the model.
+// The built-in fetch cannot be turned off that way: Gemini CLI (0.61)
+// matches an excluded name against an MCP tool's own unqualified name too,
+// so excluding "web_fetch" would also hide webgate's web_fetch. Its class
+// name, WebFetchTool, matches the built-in only, and only tools.exclude
+// accepts class names; Gemini CLI prints a deprecation warning for it.
 func geminiCLI(o *Options) (*Plan, error) {
 	entry := map[string]any{"command": o.Binary, "args": strs(o.args())}
 	cmd := fmt.Sprintf("gemini mcp add --scope user %s %s", o.Name, shellJoin(append([]string{o.Binary}, o.args()...)))
@@ -66,9 +92,10 @@ func geminiCLI(o *Options) (*Plan, error) {
 			cmd += fmt.Sprintf(` --header 'Authorization: Bearer $%s'`, o.TokenEnv)
 		}
 	}
+	excludeFetch := o.DisableBuiltin && !o.KeepBuiltinFetch
 	frag := map[string]any{"mcpServers": map[string]any{o.Name: entry}}
-	if o.DisableBuiltin {
-		frag["tools"] = map[string]any{"exclude": []any{"google_web_search"}}
+	if excludeFetch {
+		frag["tools"] = map[string]any{"exclude": []any{geminiFetchClass}}
 	}
 	p := &Plan{Command: cmd}
 	p.add(filepath.Join(o.Home, ".gemini", "settings.json"), frag, func(doc map[string]any) error {
@@ -80,21 +107,71 @@ func geminiCLI(o *Options) (*Plan, error) {
 		if !o.DisableBuiltin {
 			return nil
 		}
+		// The policy file replaces what earlier webgate set-ups wrote to
+		// the deprecated exclude lists.
+		key, list := "exclude", map[string]any(nil)
 		if _, legacy := doc["excludeTools"]; legacy {
-			return appendUnique(doc, "excludeTools", "google_web_search")
-		}
-		tools, err := obj(doc, "tools")
-		if err != nil {
+			key, list = "excludeTools", doc // settings still in the v1 layout
+		} else if list, err = obj(doc, "tools"); err != nil {
 			return err
 		}
-		return appendUnique(tools, "exclude", "google_web_search")
+		dropExcluded(list, key, "google_web_search")
+		if excludeFetch {
+			if err := appendUnique(list, key, geminiFetchClass); err != nil {
+				return err
+			}
+		}
+		if len(list) == 0 && key == "exclude" {
+			delete(doc, "tools")
+		}
+		return nil
 	})
+	if o.DisableBuiltin {
+		policy := geminiPolicy(o.Name)
+		path := filepath.Join(o.Home, ".gemini", "policies", o.Name+".toml")
+		p.Files = append(p.Files, FileChange{Path: path, Snippet: strings.TrimRight(policy, "\n")})
+		p.edits = append(p.edits, edit{path: path, text: func(string) (string, error) { return policy, nil }})
+	}
+	p.Notes = append(p.Notes, "Gemini CLI starts MCP servers only in trusted folders: trust the project folder (answer the trust prompt, or /permissions trust in a session).")
 	return p, nil
 }
 
+// geminiFetchClass names Gemini CLI's built-in web_fetch by its class,
+// which, unlike the tool name, no MCP tool shares.
+const geminiFetchClass = "WebFetchTool"
+
+// geminiPolicy is the user-tier policy file that denies the built-in
+// search. User policies rank above Gemini CLI's defaults, YOLO mode
+// included (tier 4 against 1), whatever the priority within the tier.
+func geminiPolicy(name string) string {
+	return fmt.Sprintf(`# Written by webgate setup gemini-cli --disable-builtin: the model uses
+# web_search of the MCP server %q instead of Google Search grounding.
+[[rule]]
+toolName = "google_web_search"
+decision = "deny"
+priority = 900
+denyMessage = "Use web_search of the %s MCP server instead."
+`, name, name)
+}
+
+// dropExcluded removes name from the string array doc[key], and the key
+// when nothing else is left in it.
+func dropExcluded(doc map[string]any, key, name string) {
+	list, ok := doc[key].([]any)
+	if !ok {
+		return
+	}
+	kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool { return e == name })
+	if len(kept) == 0 {
+		delete(doc, key)
+		return
+	}
+	doc[key] = kept
+}
+
 // openCode: ~/.config/opencode/opencode.json, "mcp" with type local (a
-// command array) or remote; permission.websearch turns off the built-in
-// search tool.
+// command array) or remote; a "deny" permission removes the built-in
+// websearch and webfetch tools from those offered to the model.
 func openCode(o *Options) (*Plan, error) {
 	entry := map[string]any{"type": "local", "command": strs(append([]string{o.Binary}, o.args()...)), "enabled": true}
 	if o.HTTP {
@@ -108,9 +185,14 @@ func openCode(o *Options) (*Plan, error) {
 	if base == "" {
 		base = filepath.Join(o.Home, ".config")
 	}
+	deny := builtinNames(o, "websearch", "webfetch")
 	frag := map[string]any{"$schema": "https://opencode.ai/config.json", "mcp": map[string]any{o.Name: entry}}
 	if o.DisableBuiltin {
-		frag["permission"] = map[string]any{"websearch": "deny"}
+		perm := map[string]any{}
+		for _, d := range deny {
+			perm[d] = "deny"
+		}
+		frag["permission"] = perm
 	}
 	p := &Plan{}
 	p.add(filepath.Join(base, "opencode", "opencode.json"), frag, func(doc map[string]any) error {
@@ -127,9 +209,11 @@ func openCode(o *Options) (*Plan, error) {
 		}
 		perm, err := obj(doc, "permission")
 		if err != nil {
-			return fmt.Errorf("%w (set \"permission\": {\"websearch\": \"deny\"})", err)
+			return fmt.Errorf("%w (set \"permission\": {\"websearch\": \"deny\", \"webfetch\": \"deny\"})", err)
 		}
-		perm["websearch"] = "deny"
+		for _, d := range deny {
+			perm[d] = "deny"
+		}
 		return nil
 	})
 	return p, nil

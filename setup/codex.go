@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,13 +46,65 @@ func codex(o *Options) (*Plan, error) {
 	}
 	path := filepath.Join(home, "config.toml")
 	p := &Plan{Command: cmd, Files: []FileChange{{Path: path, Snippet: strings.TrimRight(table, "\n")}}}
-	p.edits = append(p.edits, edit{path: path, text: func(old string) (string, error) {
-		return mergeCodex(old, o.Name, table)
-	}})
 	if o.DisableBuiltin {
-		p.Notes = append(p.Notes, "Codex's own web search is off unless enabled with web_search in config.toml; nothing to disable.")
+		p.Files = append(p.Files, FileChange{Path: path, Snippet: codexWebSearchOff + "   # at the top, before any [table]"})
+		if o.KeepBuiltinFetch {
+			p.Notes = append(p.Notes, "Codex's hosted web_search both searches and opens pages; it is one tool, so it is turned off whole.")
+		}
 	}
+	p.edits = append(p.edits, edit{path: path, text: func(old string) (string, error) {
+		merged, err := mergeCodex(old, o.Name, table)
+		if err != nil || !o.DisableBuiltin {
+			return merged, err
+		}
+		return setTopLevel(merged, "web_search", codexWebSearchOff)
+	}})
 	return p, nil
+}
+
+// codexWebSearchOff removes the hosted web_search tool Codex offers its
+// model by default (web_search is "cached", "live" or "disabled").
+const codexWebSearchOff = `web_search = "disabled"`
+
+var topLevelKey = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+|"[^"]*")\s*=`)
+
+// setTopLevel sets the top-level key of a TOML document to line (a whole
+// "key = value" line): it replaces the key's line when the key is already
+// set before the first table, and otherwise inserts line just before the
+// first table (or at the end of a file without tables). Everything else
+// is kept byte for byte, and the result is parsed before it is returned.
+func setTopLevel(doc, key, line string) (string, error) {
+	lines := strings.SplitAfter(doc, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	at := len(lines)
+	for i, l := range lines {
+		if tableHeader.MatchString(strings.TrimRight(l, "\r\n")) {
+			at = i
+			break
+		}
+		if m := topLevelKey.FindStringSubmatch(l); m != nil && normaliseKey(m[1]) == key {
+			lines[i] = line + "\n"
+			return checkTOML(strings.Join(lines, ""))
+		}
+	}
+	insert := []string{line + "\n"}
+	if at < len(lines) {
+		insert = append(insert, "\n")
+	} else if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
+		lines[at-1] += "\n"
+	}
+	out := slices.Concat(lines[:at], insert, lines[at:])
+	return checkTOML(strings.Join(out, ""))
+}
+
+func checkTOML(doc string) (string, error) {
+	var parsed map[string]any
+	if err := toml.Unmarshal([]byte(doc), &parsed); err != nil {
+		return "", fmt.Errorf("edited config.toml would not parse (%v); edit it by hand", err)
+	}
+	return doc, nil
 }
 
 // tomlKey quotes a key unless it is a bare key.

@@ -42,8 +42,12 @@ type Options struct {
 	// TokenEnv names an environment variable holding a bearer token for
 	// HTTP; the client config references it instead of storing the secret.
 	TokenEnv string
-	// DisableBuiltin also turns off the client's own web search tool.
+	// DisableBuiltin also turns off the client's own web search and web
+	// fetch tools, so its model uses webgate's.
 	DisableBuiltin bool
+	// KeepBuiltinFetch, with DisableBuiltin, leaves the client's own fetch
+	// tool on and turns off only its search.
+	KeepBuiltinFetch bool
 	// Home is the user's home directory.
 	Home string
 	// Env looks up environment variables (XDG_CONFIG_HOME, CODEX_HOME,

@@ -71,7 +71,18 @@ func TestJSONClients(t *testing.T) {
 			},
 			want: map[string]string{
 				".claude.json":          `{"numStartups": 12, "projects": {"/src": {"allowedTools": []}}, "mcpServers": {"other": {"type": "stdio", "command": "other"}, "webgate": {"type": "stdio", "command": "/opt/webgate/bin/webgate", "args": ["mcp"], "env": {}}}}`,
-				".claude/settings.json": `{"model": "opus", "permissions": {"deny": ["Bash(rm:*)", "WebSearch"], "allow": ["Read"]}}`,
+				".claude/settings.json": `{"model": "opus", "permissions": {"deny": ["Bash(rm:*)", "WebSearch", "WebFetch"], "allow": ["Read"]}}`,
+			},
+		},
+		{
+			name: "claude-code keeps its fetch",
+			opts: Options{Client: "claude-code", Binary: bin, DisableBuiltin: true, KeepBuiltinFetch: true},
+			existing: map[string]string{
+				".claude/settings.json": `{"permissions": {"deny": ["WebSearch"]}}`,
+			},
+			want: map[string]string{
+				".claude.json":          `{"mcpServers": {"webgate": {"type": "stdio", "command": "/opt/webgate/bin/webgate", "args": ["mcp"], "env": {}}}}`,
+				".claude/settings.json": `{"permissions": {"deny": ["WebSearch"]}}`,
 			},
 		},
 		{
@@ -88,17 +99,42 @@ func TestJSONClients(t *testing.T) {
 				".gemini/settings.json": `{"general": {"vimMode": true}, "tools": {"exclude": ["run_shell_command"], "sandbox": false}}`,
 			},
 			want: map[string]string{
-				".gemini/settings.json": `{"general": {"vimMode": true}, "tools": {"exclude": ["run_shell_command", "google_web_search"], "sandbox": false}, "mcpServers": {"webgate": {"command": "/opt/webgate/bin/webgate", "args": ["--config", "/etc/webgate.yaml", "mcp"]}}}`,
+				".gemini/settings.json":         `{"general": {"vimMode": true}, "tools": {"exclude": ["run_shell_command", "WebFetchTool"], "sandbox": false}, "mcpServers": {"webgate": {"command": "/opt/webgate/bin/webgate", "args": ["--config", "/etc/webgate.yaml", "mcp"]}}}`,
+				".gemini/policies/webgate.toml": geminiPolicyFile,
+			},
+		},
+		{
+			name: "gemini-cli: an earlier set-up's google_web_search exclude moves to the policy",
+			opts: Options{Client: "gemini-cli", HTTP: true, DisableBuiltin: true},
+			existing: map[string]string{
+				".gemini/settings.json":         `{"theme": "Dracula", "tools": {"exclude": ["google_web_search", "run_shell_command"]}}`,
+				".gemini/policies/webgate.toml": "# edited by hand\n",
+			},
+			want: map[string]string{
+				".gemini/settings.json":         `{"theme": "Dracula", "tools": {"exclude": ["run_shell_command", "WebFetchTool"]}, "mcpServers": {"webgate": {"httpUrl": "http://127.0.0.1:8788/mcp"}}}`,
+				".gemini/policies/webgate.toml": geminiPolicyFile,
 			},
 		},
 		{
 			name: "gemini-cli v1 settings keep excludeTools",
 			opts: Options{Client: "gemini-cli", HTTP: true, DisableBuiltin: true},
 			existing: map[string]string{
-				".gemini/settings.json": `{"theme": "Dracula", "excludeTools": ["web_fetch"]}`,
+				".gemini/settings.json": `{"theme": "Dracula", "excludeTools": ["google_web_search", "run_shell_command"]}`,
 			},
 			want: map[string]string{
-				".gemini/settings.json": `{"theme": "Dracula", "excludeTools": ["web_fetch", "google_web_search"], "mcpServers": {"webgate": {"httpUrl": "http://127.0.0.1:8788/mcp"}}}`,
+				".gemini/settings.json":         `{"theme": "Dracula", "excludeTools": ["run_shell_command", "WebFetchTool"], "mcpServers": {"webgate": {"httpUrl": "http://127.0.0.1:8788/mcp"}}}`,
+				".gemini/policies/webgate.toml": geminiPolicyFile,
+			},
+		},
+		{
+			name: "gemini-cli keeps its fetch: no deprecated exclude at all",
+			opts: Options{Client: "gemini-cli", Binary: bin, DisableBuiltin: true, KeepBuiltinFetch: true},
+			existing: map[string]string{
+				".gemini/settings.json": `{"tools": {"exclude": ["google_web_search"]}}`,
+			},
+			want: map[string]string{
+				".gemini/settings.json":         `{"mcpServers": {"webgate": {"command": "/opt/webgate/bin/webgate", "args": ["mcp"]}}}`,
+				".gemini/policies/webgate.toml": geminiPolicyFile,
 			},
 		},
 		{
@@ -108,7 +144,17 @@ func TestJSONClients(t *testing.T) {
 				".config/opencode/opencode.json": `{"$schema": "https://opencode.ai/config.json", "model": "anthropic/claude-sonnet-4-5", "permission": {"bash": "ask"}, "mcp": {"jira": {"type": "remote", "url": "https://jira.example.com/mcp"}}}`,
 			},
 			want: map[string]string{
-				".config/opencode/opencode.json": `{"$schema": "https://opencode.ai/config.json", "model": "anthropic/claude-sonnet-4-5", "permission": {"bash": "ask", "websearch": "deny"}, "mcp": {"jira": {"type": "remote", "url": "https://jira.example.com/mcp"}, "webgate": {"type": "local", "command": ["/opt/webgate/bin/webgate", "mcp"], "enabled": true}}}`,
+				".config/opencode/opencode.json": `{"$schema": "https://opencode.ai/config.json", "model": "anthropic/claude-sonnet-4-5", "permission": {"bash": "ask", "websearch": "deny", "webfetch": "deny"}, "mcp": {"jira": {"type": "remote", "url": "https://jira.example.com/mcp"}, "webgate": {"type": "local", "command": ["/opt/webgate/bin/webgate", "mcp"], "enabled": true}}}`,
+			},
+		},
+		{
+			name: "opencode keeps its fetch",
+			opts: Options{Client: "opencode", Binary: bin, DisableBuiltin: true, KeepBuiltinFetch: true},
+			existing: map[string]string{
+				".config/opencode/opencode.json": `{"permission": {"webfetch": "ask"}}`,
+			},
+			want: map[string]string{
+				".config/opencode/opencode.json": `{"$schema": "https://opencode.ai/config.json", "permission": {"websearch": "deny", "webfetch": "ask"}, "mcp": {"webgate": {"type": "local", "command": ["/opt/webgate/bin/webgate", "mcp"], "enabled": true}}}`,
 			},
 		},
 		{
@@ -163,12 +209,19 @@ func TestJSONClients(t *testing.T) {
 				if !ok {
 					t.Fatalf("unexpected file %s", rel)
 				}
-				var w map[string]any
-				if err := json.Unmarshal([]byte(want), &w); err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(w, readJSON(t, ch.Path)); diff != "" {
-					t.Errorf("%s (-want +got):\n%s", rel, diff)
+				if strings.HasSuffix(rel, ".toml") {
+					got, _ := os.ReadFile(ch.Path)
+					if diff := cmp.Diff(want, string(got)); diff != "" {
+						t.Errorf("%s (-want +got):\n%s", rel, diff)
+					}
+				} else {
+					var w map[string]any
+					if err := json.Unmarshal([]byte(want), &w); err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(w, readJSON(t, ch.Path)); diff != "" {
+						t.Errorf("%s (-want +got):\n%s", rel, diff)
+					}
 				}
 				old, existed := tt.existing[rel]
 				if ch.Created == existed {
@@ -197,6 +250,15 @@ func TestJSONClients(t *testing.T) {
 		})
 	}
 }
+
+const geminiPolicyFile = `# Written by webgate setup gemini-cli --disable-builtin: the model uses
+# web_search of the MCP server "webgate" instead of Google Search grounding.
+[[rule]]
+toolName = "google_web_search"
+decision = "deny"
+priority = 900
+denyMessage = "Use web_search of the webgate MCP server instead."
+`
 
 func TestCodex(t *testing.T) {
 	existing := `# my Codex settings
@@ -261,6 +323,54 @@ func TestCodexAppendAndCodexHome(t *testing.T) {
 	want := "model = \"o3\"\n\n[mcp_servers.webgate]\ncommand = \"/opt/webgate/bin/webgate\"\nargs = [\"--config\", \"/etc/web gate.yaml\", \"mcp\"]\n"
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestCodexWebSearchOff: --disable-builtin sets the top-level web_search
+// key, replacing an earlier value in place or inserting it before the
+// first table, where a top-level key must be.
+func TestCodexWebSearchOff(t *testing.T) {
+	tests := []struct{ name, existing, want string }{
+		{
+			name:     "inserted before the first table",
+			existing: "# mine\nmodel = \"o3\"\n\n[profiles.x]\nmodel = \"o4\"\n",
+			want:     "# mine\nmodel = \"o3\"\n\nweb_search = \"disabled\"\n\n[profiles.x]\nmodel = \"o4\"\n\n[mcp_servers.webgate]\ncommand = \"/opt/webgate/bin/webgate\"\nargs = [\"mcp\"]\n",
+		},
+		{
+			name:     "replaced in place",
+			existing: "web_search = \"live\"  # on\nmodel = \"o3\"\n",
+			want:     "web_search = \"disabled\"\nmodel = \"o3\"\n\n[mcp_servers.webgate]\ncommand = \"/opt/webgate/bin/webgate\"\nargs = [\"mcp\"]\n",
+		},
+		{
+			name:     "new file",
+			existing: "",
+			want:     "web_search = \"disabled\"\n\n[mcp_servers.webgate]\ncommand = \"/opt/webgate/bin/webgate\"\nargs = [\"mcp\"]\n",
+		},
+		{
+			name:     "a table's own web_search is not the top-level key",
+			existing: "[profiles.x]\nweb_search = \"live\"\n",
+			want:     "web_search = \"disabled\"\n\n[profiles.x]\nweb_search = \"live\"\n\n[mcp_servers.webgate]\ncommand = \"/opt/webgate/bin/webgate\"\nargs = [\"mcp\"]\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			path := filepath.Join(home, ".codex", "config.toml")
+			if tt.existing != "" {
+				put(t, path, tt.existing)
+			}
+			o := Options{Client: "codex", Binary: bin, Home: home, DisableBuiltin: true}
+			apply(t, o)
+			got, _ := os.ReadFile(path)
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			for _, ch := range apply(t, o) {
+				if ch.Backup != "" || ch.Created {
+					t.Errorf("second run changed %s", ch.Path)
+				}
+			}
+		})
 	}
 }
 
