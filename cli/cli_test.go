@@ -42,9 +42,10 @@ func TestUsageErrors(t *testing.T) {
 		{"no command", nil, 2, "webgate: expected one of"},
 		{"unknown command", []string{"serach", "x"}, 2, "webgate: unexpected argument serach"},
 		{"missing query", []string{"search"}, 2, `webgate: expected "<query> ..."`},
-		{"bad flag value", []string{"search", "-n", "many", "x"}, 2, "webgate: --count: expected a valid 64 bit int"},
-		{"count out of range", []string{"search", "-n", "51", "x"}, 2, "webgate: --count (-n) 51: must be between 1 and 50"},
-		{"bad enum", []string{"search", "--freshness", "hour", "x"}, 2, `webgate: --freshness must be one of "any","day","week","month","year" but got "hour"`},
+		{"bad flag value", []string{"search", "-n", "many", "go"}, 2, "webgate: --count: expected a valid 64 bit int"},
+		{"count out of range", []string{"search", "-n", "51", "go"}, 2, "webgate: --count (-n) must be between 1 and 50 (got 51)"},
+		{"one-character query", []string{"search", "x"}, 2, "webgate: the query must be at least 2 characters (got 1)"},
+		{"bad enum", []string{"search", "--freshness", "hour", "go"}, 2, `webgate: --freshness must be one of "any","day","week","month","year" but got "hour"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestUsageErrors(t *testing.T) {
 
 func TestConfigErrorsAreOneClearLine(t *testing.T) {
 	cfg := writeConfig(t, "search: {providers: [brave]}\n")
-	code, stdout, stderr := run(t, nil, "--config", cfg, "search", "x")
+	code, stdout, stderr := run(t, nil, "--config", cfg, "search", "go")
 	if code != 1 || stdout != "" {
 		t.Fatalf("code = %d, stdout = %q", code, stdout)
 	}

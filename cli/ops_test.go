@@ -135,7 +135,7 @@ func TestReadyzProviders(t *testing.T) {
 	if code, checks := a.ready(t); code != 200 || checks["providers"].Detail != "1 of 1 available" || checks["redis"].Name != "" {
 		t.Fatalf("ready = %d %+v", code, checks)
 	}
-	if code, _ := a.search(t, "x"); code == 200 {
+	if code, _ := a.search(t, "go"); code == 200 {
 		t.Fatal("search against a provider refusing credentials succeeded")
 	}
 	code, checks := a.ready(t)

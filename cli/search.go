@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -23,9 +25,21 @@ type searchCmd struct {
 	JSON       bool     `help:"Print JSON instead of Markdown." name:"json"`
 }
 
+// searchFlags names a query field by the flag that sets it.
+var searchFlags = map[string]string{
+	"query": "the query", "max_results": "--count (-n)", "allowed_domains": "--allow", "blocked_domains": "--block",
+	"user_location.country": "--country", "language": "--language", "freshness": "--freshness",
+	"safe_search": "--safe-search", "provider": "--provider",
+}
+
 func (c *searchCmd) Run(r *runtime) error {
-	if c.Count < 0 || c.Count > 50 {
-		return &exitError{code: 2, err: fmt.Errorf("--count (-n) %d: must be between 1 and 50", c.Count)}
+	q := c.query()
+	if err := q.Validate(search.DefaultLimits); err != nil {
+		var ve *search.ValidationError
+		if errors.As(err, &ve) {
+			err = errors.New(ve.Describe(func(f string) string { return cmp.Or(searchFlags[f], f) }))
+		}
+		return &exitError{code: 2, err: err}
 	}
 	cfg, err := r.Config()
 	if err != nil {
@@ -36,17 +50,6 @@ func (c *searchCmd) Run(r *runtime) error {
 		return err
 	}
 	defer closeService(svc)
-	q := search.Query{
-		Text:           strings.Join(c.Query, " "),
-		MaxResults:     c.Count,
-		AllowedDomains: c.Allow,
-		BlockedDomains: c.Block,
-		Location:       search.Location{Country: strings.ToUpper(c.Country)},
-		Language:       c.Language,
-		Freshness:      search.Freshness(strings.TrimPrefix(c.Freshness, "any")),
-		SafeSearch:     search.SafeSearch(strings.TrimPrefix(c.SafeSearch, "default")),
-		Provider:       c.Provider,
-	}
 	resp, err := svc.Searcher.Search(r.Ctx, q)
 	if err != nil {
 		return err
@@ -57,6 +60,20 @@ func (c *searchCmd) Run(r *runtime) error {
 		return enc.Encode(resp.JSON())
 	}
 	return writeMarkdown(r.IO.Stdout, resp)
+}
+
+func (c *searchCmd) query() search.Query {
+	return search.Query{
+		Text:           strings.Join(c.Query, " "),
+		MaxResults:     c.Count,
+		AllowedDomains: c.Allow,
+		BlockedDomains: c.Block,
+		Location:       search.Location{Country: strings.ToUpper(c.Country)},
+		Language:       c.Language,
+		Freshness:      search.Freshness(strings.TrimPrefix(c.Freshness, "any")),
+		SafeSearch:     search.SafeSearch(strings.TrimPrefix(c.SafeSearch, "default")),
+		Provider:       c.Provider,
+	}
 }
 
 // writeMarkdown prints results as a numbered Markdown list: title, URL,

@@ -91,9 +91,9 @@ func TestSearchErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"allow and block together", []string{"search", "--allow", "a.com", "--block", "b.com", "q"}, "invalid query"},
-		{"scheme in domain rule", []string{"search", "--allow", "https://go.dev", "q"}, "https://go.dev"},
-		{"unknown provider", []string{"search", "--provider", "bing", "q"}, `"bing"`},
+		{"allow and block together", []string{"search", "--allow", "a.com", "--block", "b.com", "go"}, "--block cannot be combined"},
+		{"scheme in domain rule", []string{"search", "--allow", "https://go.dev", "go"}, "https://go.dev"},
+		{"unknown provider", []string{"search", "--provider", "bing", "go"}, `"bing"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +115,7 @@ func TestSearchProviderDown(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := writeConfig(t, "search: {providers: [searxng], retries: -1}\nproviders:\n  searxng: {base_url: \""+srv.URL+"\"}\n")
-	code, _, stderr := run(t, nil, "--config", cfg, "search", "q")
+	code, _, stderr := run(t, nil, "--config", cfg, "search", "go")
 	if code != 1 || !strings.Contains(stderr, "rate limited") {
 		t.Errorf("code %d stderr %q", code, stderr)
 	}

@@ -26,9 +26,9 @@ type checkingSearcher struct {
 
 func (c *checkingSearcher) Search(_ context.Context, q search.Query) (*search.Response, error) {
 	switch n := utf8.RuneCountInString(q.Text); {
-	case n == 0 || n > maxQuery || q.Text != strings.TrimSpace(q.Text):
+	case n < search.MinQueryLen || n > search.MaxQueryLen || q.Text != strings.TrimSpace(q.Text):
 		c.fail("query text %q", q.Text)
-	case q.MaxResults < 0 || q.MaxResults > maxResults:
+	case q.MaxResults < 0 || q.MaxResults > search.MaxResultsLimit:
 		c.fail("max_results %d", q.MaxResults)
 	case len(q.AllowedDomains) > 0 && len(q.BlockedDomains) > 0:
 		c.fail("both domain lists")

@@ -24,9 +24,6 @@ import (
 const (
 	// MaxFetchURLs caps the URLs of one POST /v1/fetch.
 	MaxFetchURLs = 20
-	maxResults   = 50
-	maxQuery     = 2000
-	maxDomains   = 100
 )
 
 // Options configures the API.

@@ -116,6 +116,8 @@ func TestErrors(t *testing.T) {
 		allow      string
 	}{
 		{name: "missing q", method: "GET", target: "/v1/search", status: 400, typ: "invalid_request", msg: "query (q) is required"},
+		{name: "one-character q", method: "GET", target: "/v1/search?q=a", status: 400, typ: "invalid_request", msg: "query (q) must be at least 2 characters (got 1)"},
+		{name: "several problems at once", method: "POST", target: "/v1/search", body: `{"query":"a","max_results":99}`, status: 400, typ: "invalid_request", msg: "query (q) must be at least 2 characters (got 1); max_results (n) must be between 1 and 50 (got 99)"},
 		{name: "bad n", method: "GET", target: "/v1/search?q=go&n=ten", status: 400, typ: "invalid_request", msg: `n: "ten" is not a number`},
 		{name: "n zero", method: "GET", target: "/v1/search?q=go&n=0", status: 400, typ: "invalid_request", msg: "between 1 and 50"},
 		{name: "n too big", method: "GET", target: "/v1/search?q=go&n=51", status: 400, typ: "invalid_request", msg: "between 1 and 50"},
@@ -240,6 +242,57 @@ func TestOpenAPI(t *testing.T) {
 		}
 		if _, ok := doc.Comps.Schemas[name]; !ok {
 			t.Errorf("dangling $ref %s", ref)
+		}
+	}
+}
+
+// TestOpenAPILimits: the document's bounds on a search are the search
+// package's contract, which the API enforces (search.DefaultLimits).
+func TestOpenAPILimits(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name   string          `json:"name"`
+				Schema json.RawMessage `json:"schema"`
+			} `json:"parameters"`
+		} `json:"paths"`
+		Comps struct {
+			Schemas struct {
+				SearchRequest struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"SearchRequest"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]json.RawMessage{}
+	for _, p := range doc.Paths["/v1/search"]["get"].Parameters {
+		params[p.Name] = p.Schema
+	}
+	body := doc.Comps.Schemas.SearchRequest.Properties
+	type bounds struct {
+		MinLength, MaxLength, Minimum, Maximum, MaxItems int
+	}
+	for _, c := range []struct {
+		name   string
+		schema json.RawMessage
+		want   bounds
+	}{
+		{"q", params["q"], bounds{MinLength: search.MinQueryLen, MaxLength: search.MaxQueryLen}},
+		{"n", params["n"], bounds{Minimum: 1, Maximum: search.MaxResultsLimit}},
+		{"query", body["query"], bounds{MinLength: search.MinQueryLen, MaxLength: search.MaxQueryLen}},
+		{"max_results", body["max_results"], bounds{Minimum: 1, Maximum: search.MaxResultsLimit}},
+		{"allowed_domains", body["allowed_domains"], bounds{MaxItems: search.MaxDomainFilter}},
+		{"blocked_domains", body["blocked_domains"], bounds{MaxItems: search.MaxDomainFilter}},
+	} {
+		var got bounds
+		if err := json.Unmarshal(c.schema, &got); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: bounds %+v, want %+v", c.name, got, c.want)
 		}
 	}
 }

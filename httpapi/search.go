@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/webgate/webgate/search"
 )
@@ -107,39 +106,32 @@ func (sr SearchRequest) query() (search.Query, error) {
 		Freshness:      search.Freshness(strings.TrimPrefix(sr.Freshness, "any")),
 		SafeSearch:     search.SafeSearch(strings.TrimPrefix(sr.SafeSearch, "default")),
 	}
-	var problems []string
-	switch n := utf8.RuneCountInString(q.Text); {
-	case n == 0:
-		problems = append(problems, "query (q) is required")
-	case n > maxQuery:
-		problems = append(problems, fmt.Sprintf("query must be at most %d characters", maxQuery))
-	}
-	if sr.MaxResults < 0 || sr.MaxResults > maxResults {
-		problems = append(problems, fmt.Sprintf("max_results (n) must be between 1 and %d", maxResults))
-	}
-	if len(q.AllowedDomains) > 0 && len(q.BlockedDomains) > 0 {
-		problems = append(problems, "allowed_domains (allow) and blocked_domains (block) cannot be combined")
-	}
-	if len(q.AllowedDomains) > maxDomains || len(q.BlockedDomains) > maxDomains {
-		problems = append(problems, fmt.Sprintf("at most %d domains per filter", maxDomains))
-	}
-	if c := q.Location.Country; c != "" && !isAlpha2(c) {
-		problems = append(problems, fmt.Sprintf("country %q must be a two-letter code such as US", sr.Country))
-	}
-	if !q.Freshness.Valid() {
-		problems = append(problems, fmt.Sprintf("freshness %q must be one of any, day, week, month, year", sr.Freshness))
-	}
-	if !q.SafeSearch.Valid() {
-		problems = append(problems, fmt.Sprintf("safe_search %q must be one of default, off, moderate, strict", sr.SafeSearch))
-	}
-	if len(problems) > 0 {
-		return q, &badRequest{strings.Join(problems, "; ")}
+	if err := q.Validate(search.DefaultLimits); err != nil {
+		var ve *search.ValidationError
+		if errors.As(err, &ve) {
+			return q, &badRequest{ve.Describe(searchLabel)}
+		}
+		return q, &badRequest{err.Error()}
 	}
 	return q, nil
 }
 
-func isAlpha2(s string) bool {
-	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+// searchLabel names a query field as this API does: the JSON field, and
+// the GET parameter when it differs.
+func searchLabel(field string) string {
+	switch field {
+	case "query":
+		return "query (q)"
+	case "max_results":
+		return "max_results (n)"
+	case "allowed_domains":
+		return "allowed_domains (allow)"
+	case "blocked_domains":
+		return "blocked_domains (block)"
+	case "user_location.country":
+		return "country"
+	}
+	return field
 }
 
 // decode reads a JSON body into v, bounded by MaxBodyBytes, rejecting

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webgate/webgate/search"
 )
 
 // FuzzSearchArgs: any web_search arguments decode and validate without
@@ -17,10 +19,11 @@ func FuzzSearchArgs(f *testing.F) {
 	f.Add([]byte(`{"query":"x","blocked_domains":["a","b"],"language":"pt-BR"}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"query":123}`))
+	f.Add([]byte(`{"query":"go","numResults":3,"safe_search":"strict"}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ToolSearch, Arguments: json.RawMessage(raw)}}
 		var args searchArgs
-		if err := decodeArgs(req, &args); err != nil {
+		if err := decodeArgs(req, &args, ""); err != nil {
 			return
 		}
 		q, err := args.query()
@@ -30,11 +33,11 @@ func FuzzSearchArgs(f *testing.F) {
 			}
 			return
 		}
-		if n := utf8.RuneCountInString(q.Text); n < 2 || n > maxQueryRunes || q.Text != strings.TrimSpace(q.Text) {
+		if n := utf8.RuneCountInString(q.Text); n < search.MinQueryLen || n > search.MaxQueryLen || q.Text != strings.TrimSpace(q.Text) {
 			t.Fatalf("accepted query %q", q.Text)
 		}
-		if q.MaxResults < 0 || q.MaxResults > maxResultsLimit || len(q.AllowedDomains) > 0 && len(q.BlockedDomains) > 0 ||
-			len(q.AllowedDomains) > maxDomainFilter || len(q.BlockedDomains) > maxDomainFilter || !q.Freshness.Valid() {
+		if q.MaxResults < 0 || q.MaxResults > search.MaxResultsLimit || len(q.AllowedDomains) > 0 && len(q.BlockedDomains) > 0 ||
+			len(q.AllowedDomains) > search.MaxDomainFilter || len(q.BlockedDomains) > search.MaxDomainFilter || !q.Freshness.Valid() || !q.SafeSearch.Valid() {
 			t.Fatalf("accepted out-of-range query %+v", q)
 		}
 		if c := q.Location.Country; c != "" && len(c) != 2 {
@@ -53,7 +56,7 @@ func FuzzFetchArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ToolFetch, Arguments: json.RawMessage(raw)}}
 		var args fetchArgs
-		if err := decodeArgs(req, &args); err != nil {
+		if err := decodeArgs(req, &args, ""); err != nil {
 			return
 		}
 		urls, err := args.urls()

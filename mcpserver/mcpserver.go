@@ -19,10 +19,13 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,10 +50,7 @@ const MetaMaxResultSize = "anthropic/maxResultSizeChars"
 
 // Limits on arguments, so one call stays bounded whatever a model sends.
 const (
-	maxURLs         = 20
-	maxQueryRunes   = 2000
-	maxDomainFilter = 100
-	maxResultsLimit = 50
+	maxURLs = 20
 )
 
 // Options configures the tools. Zero values take the defaults documented on
@@ -241,13 +241,22 @@ func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-// decodeArgs unmarshals a call's arguments into v. Unknown fields are
-// ignored, because models add stray fields and a strict rejection costs a
-// round trip for nothing.
-func decodeArgs(req *mcp.CallToolRequest, v any) error {
+// decodeArgs unmarshals a call's arguments into v. An unknown argument is
+// an error that names the valid ones (names): ignoring it would silently
+// drop what the model asked for (a misspelt result count, say), and the
+// model can fix the call from the message.
+func decodeArgs(req *mcp.CallToolRequest, v any, names string) error {
 	raw := req.Params.Arguments
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	return json.Unmarshal(raw, v)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("unknown argument %s; the arguments are %s", f, names)
+		}
+		return err
+	}
+	return nil
 }

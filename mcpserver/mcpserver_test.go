@@ -302,6 +302,24 @@ Use web_fetch to read a result in full. Cite the URLs you use.`
 	}
 }
 
+// TestWebSearchArgumentAliases: numResults (and num_results) are read as
+// max_results, and safe_search reaches the engine.
+func TestWebSearchArgumentAliases(t *testing.T) {
+	for _, args := range []map[string]any{
+		{"query": "go", "numResults": 2, "safe_search": "strict"},
+		{"query": "go", "num_results": 2, "safe_search": "strict"},
+		{"query": "go", "max_results": 2, "numResults": 2, "safe_search": "strict"},
+	} {
+		e := newEnv()
+		if res := call(t, e.connect(t, nil), ToolSearch, args); res.IsError {
+			t.Fatalf("%v: %s", args, text(res))
+		}
+		if q := e.search.qs[0]; q.MaxResults != 2 || q.SafeSearch != search.SafeSearchStrict {
+			t.Errorf("%v: query %+v", args, q)
+		}
+	}
+}
+
 func TestWebSearchErrors(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -311,9 +329,14 @@ func TestWebSearchErrors(t *testing.T) {
 		noQuery bool // the searcher must not be called
 	}{
 		{name: "short query", args: map[string]any{"query": "x"}, want: []string{"at least 2 characters", "call web_search again"}, noQuery: true},
-		{name: "missing query", args: map[string]any{}, want: []string{"at least 2 characters"}, noQuery: true},
+		{name: "missing query", args: map[string]any{}, want: []string{"query is required"}, noQuery: true},
+		{name: "unknown argument", args: map[string]any{"query": "go", "maxResult": 3}, want: []string{`unknown argument "maxResult"`, "max_results (or numResults)"}, noQuery: true},
+		{name: "numResults disagrees", args: map[string]any{"query": "go", "max_results": 3, "numResults": 4}, want: []string{"disagree"}, noQuery: true},
+		{name: "numResults zero", args: map[string]any{"query": "go", "numResults": 0}, want: []string{"numResults must be between 1 and 50 (got 0)"}, noQuery: true},
+		{name: "bad safe search", args: map[string]any{"query": "go", "safe_search": "max"}, want: []string{`safe_search "max"`}, noQuery: true},
+		{name: "several problems at once", args: map[string]any{"query": "x", "max_results": 99}, want: []string{"query must be at least 2 characters (got 1); max_results must be between 1 and 50 (got 99)"}, noQuery: true},
 		{name: "wrong type", args: map[string]any{"query": 42}, want: []string{"malformed", `{"query":`}, noQuery: true},
-		{name: "both filters", args: map[string]any{"query": "go", "allowed_domains": []string{"a.com"}, "blocked_domains": []string{"b.com"}}, want: []string{"not both"}, noQuery: true},
+		{name: "both filters", args: map[string]any{"query": "go", "allowed_domains": []string{"a.com"}, "blocked_domains": []string{"b.com"}}, want: []string{"cannot be combined"}, noQuery: true},
 		{name: "bad freshness", args: map[string]any{"query": "go", "freshness": "hour"}, want: []string{`freshness "hour"`}, noQuery: true},
 		{name: "bad country", args: map[string]any{"query": "go", "country": "Germany"}, want: []string{"two-letter"}, noQuery: true},
 		{name: "too many results", args: map[string]any{"query": "go", "max_results": 500}, want: []string{"between 1 and 50"}, noQuery: true},

@@ -1,5 +1,11 @@
 package mcpserver
 
+import (
+	"fmt"
+
+	"github.com/webgate/webgate/search"
+)
+
 // Tool descriptions are read by models deciding whether and how to call a
 // tool, so they say when to use it, what comes back, and how to page.
 
@@ -11,20 +17,24 @@ const fetchDescription = `Fetch web pages and return their main content as clean
 
 Pass one "url" or up to 20 "urls" (fetched in parallel). Long pages are returned in parts: when a result is truncated, it ends with a note giving the exact start_index to pass in the next call to read on. Only public http(s) URLs are fetched; robots.txt is honoured. Use web_search first when you do not know the URL.`
 
-const searchInputSchema = `{
+// searchInputSchema takes its bounds from search.DefaultLimits, the
+// contract every surface validates with. numResults is accepted as an
+// alias of max_results (some agent prompts use it) but not advertised.
+var searchInputSchema = fmt.Sprintf(`{
   "type": "object",
   "properties": {
-    "query": {"type": "string", "minLength": 2, "maxLength": 2000, "description": "The search query."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Number of results (default 10)."},
-    "allowed_domains": {"type": "array", "items": {"type": "string"}, "maxItems": 100, "description": "Only return results from these domains or URL path prefixes, e.g. [\"go.dev\", \"github.com/golang\"]."},
-    "blocked_domains": {"type": "array", "items": {"type": "string"}, "maxItems": 100, "description": "Never return results from these domains or URL path prefixes."},
+    "query": {"type": "string", "minLength": %d, "maxLength": %d, "description": "The search query."},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Number of results (default 10)."},
+    "allowed_domains": {"type": "array", "items": {"type": "string"}, "maxItems": %d, "description": "Only return results from these domains or URL path prefixes, e.g. [\"go.dev\", \"github.com/golang\"]."},
+    "blocked_domains": {"type": "array", "items": {"type": "string"}, "maxItems": %[4]d, "description": "Never return results from these domains or URL path prefixes."},
     "country": {"type": "string", "pattern": "^[A-Za-z]{2}$", "description": "Two-letter country code to localise results, e.g. \"US\" or \"DE\"."},
     "language": {"type": "string", "description": "Language of results as a BCP 47 tag, e.g. \"en\" or \"pt-BR\"."},
     "freshness": {"type": "string", "enum": ["any", "day", "week", "month", "year"], "description": "Only results published within this period (default any)."},
+    "safe_search": {"type": "string", "enum": ["off", "moderate", "strict"], "description": "Adult-content filter (default: the gateway's search.safe_search, moderate unless configured)."},
     "include_content": {"type": "boolean", "description": "Also fetch the top results and include their main content as Markdown (default false)."}
   },
   "required": ["query"]
-}`
+}`, search.MinQueryLen, search.MaxQueryLen, search.MaxResultsLimit, search.MaxDomainFilter)
 
 const searchOutputSchema = `{
   "type": "object",

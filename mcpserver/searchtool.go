@@ -23,8 +23,17 @@ type searchArgs struct {
 	Country        string   `json:"country"`
 	Language       string   `json:"language"`
 	Freshness      string   `json:"freshness"`
+	SafeSearch     string   `json:"safe_search"`
 	IncludeContent bool     `json:"include_content"`
+	// numResults is what some agent prompts call the result count; it is
+	// read as max_results rather than ignored.
+	NumResults  *int `json:"numResults"`
+	NumResults2 *int `json:"num_results"`
 }
+
+// searchArgNames are the arguments web_search takes, for the error that
+// names an unknown one.
+const searchArgNames = "query, max_results (or numResults), allowed_domains, blocked_domains, country, language, freshness, safe_search, include_content"
 
 // SearchOutput is web_search's structuredContent (with
 // Options.StructuredOutput) and what its text is rendered from.
@@ -48,9 +57,22 @@ type SearchResult struct {
 	ContentError     string `json:"content_error,omitempty"`
 }
 
-// query validates the arguments and builds the search query. Its errors
-// are written for the model.
+// query validates the arguments with the search package's contract
+// (search.DefaultLimits) and builds the search query. Its errors are
+// written for the model, naming the tool's own arguments.
 func (a *searchArgs) query() (search.Query, error) {
+	var problems []string
+	for _, alias := range []*int{a.NumResults, a.NumResults2} {
+		switch {
+		case alias == nil:
+		case *alias < 1 || *alias > search.MaxResultsLimit:
+			problems = append(problems, fmt.Sprintf("numResults must be between 1 and %d (got %d)", search.MaxResultsLimit, *alias))
+		case a.MaxResults == 0:
+			a.MaxResults = *alias
+		case a.MaxResults != *alias:
+			problems = append(problems, fmt.Sprintf("max_results (%d) and numResults (%d) disagree; pass only max_results", a.MaxResults, *alias))
+		}
+	}
 	q := search.Query{
 		Text:           strings.TrimSpace(a.Query),
 		MaxResults:     a.MaxResults,
@@ -59,28 +81,14 @@ func (a *searchArgs) query() (search.Query, error) {
 		Language:       strings.TrimSpace(a.Language),
 		Location:       search.Location{Country: strings.ToUpper(strings.TrimSpace(a.Country))},
 		Freshness:      search.Freshness(strings.TrimPrefix(a.Freshness, "any")),
+		SafeSearch:     search.SafeSearch(a.SafeSearch),
 	}
-	var problems []string
-	switch n := runeLen(q.Text); {
-	case n < 2:
-		problems = append(problems, "query must be at least 2 characters")
-	case n > maxQueryRunes:
-		problems = append(problems, fmt.Sprintf("query must be at most %d characters", maxQueryRunes))
-	}
-	if a.MaxResults < 0 || a.MaxResults > maxResultsLimit {
-		problems = append(problems, fmt.Sprintf("max_results must be between 1 and %d", maxResultsLimit))
-	}
-	if len(a.AllowedDomains) > 0 && len(a.BlockedDomains) > 0 {
-		problems = append(problems, "use allowed_domains or blocked_domains, not both")
-	}
-	if len(a.AllowedDomains) > maxDomainFilter || len(a.BlockedDomains) > maxDomainFilter {
-		problems = append(problems, fmt.Sprintf("at most %d domains per filter", maxDomainFilter))
-	}
-	if c := q.Location.Country; c != "" && (len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z') {
-		problems = append(problems, fmt.Sprintf("country %q must be a two-letter code such as US", a.Country))
-	}
-	if !q.Freshness.Valid() {
-		problems = append(problems, fmt.Sprintf("freshness %q must be one of any, day, week, month, year", a.Freshness))
+	if err := q.Validate(search.DefaultLimits); err != nil {
+		var ve *search.ValidationError
+		if !errors.As(err, &ve) {
+			return q, err
+		}
+		problems = append(problems, ve.Describe(searchArgLabel))
 	}
 	if len(problems) > 0 {
 		return q, errors.New(strings.Join(problems, "; "))
@@ -88,9 +96,17 @@ func (a *searchArgs) query() (search.Query, error) {
 	return q, nil
 }
 
+// searchArgLabel names a query field by web_search's argument.
+func searchArgLabel(field string) string {
+	if field == "user_location.country" {
+		return "country"
+	}
+	return field
+}
+
 func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args searchArgs
-	if err := decodeArgs(req, &args); err != nil {
+	if err := decodeArgs(req, &args, searchArgNames); err != nil {
 		return toolError(fmt.Sprintf("web_search arguments are malformed: %v. Pass an object like {\"query\": \"golang generics tutorial\"}.", err)), nil
 	}
 	q, err := args.query()

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/batchconn"
@@ -40,8 +39,8 @@ func (h *Handler) checkCall(c *searchCall) error {
 	if c.Query == "" {
 		return fmt.Errorf("empty query: %w", errInvalidInput)
 	}
-	if n := utf8.RuneCountInString(c.Query); n > h.ws.MaxQueryLength {
-		return fmt.Errorf("query is %d characters, limit %d: %w", n, h.ws.MaxQueryLength, errQueryTooLong)
+	if err := (search.Query{Text: c.Query}).Validate(search.MessagesLimits(h.ws.MaxQueryLength)); search.IsProblem(err, "query", search.ProblemTooLong) {
+		return fmt.Errorf("%w: %w", err, errQueryTooLong)
 	}
 	if len(c.Tool.AllowedDomains) > 0 && len(c.Tool.BlockedDomains) > 0 {
 		return fmt.Errorf("allowed_domains and blocked_domains are both set: %w", errInvalidInput)

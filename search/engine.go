@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/sync/singleflight"
 
@@ -36,14 +35,6 @@ type Limiter interface {
 	Wait(ctx context.Context, key string) error
 }
 
-// Query limits.
-const (
-	// MaxQueryLen is the longest query text accepted, in characters.
-	MaxQueryLen = 2000
-	// MaxResultsLimit is the most results one query may ask for.
-	MaxResultsLimit = 50
-)
-
 // Options configures an Engine. Zero values mean the documented defaults.
 type Options struct {
 	// Providers is the chain, in fallback order. It must not be empty and
@@ -55,6 +46,9 @@ type Options struct {
 	FanOut int
 	// MaxResults is the default result count; default 10, at most 50.
 	MaxResults int
+	// SafeSearch is the adult-content filter of queries that set none;
+	// empty leaves each provider's own default.
+	SafeSearch SafeSearch
 	// Timeout bounds one Search call end to end; default 15s.
 	Timeout time.Duration
 	// Hedge starts the next provider after this delay; 0 disables.
@@ -262,50 +256,27 @@ func ctxErr(ctx context.Context) error {
 	return fmt.Errorf("search: %w: %w", err, cause)
 }
 
+// engineLimits is what the Engine itself refuses: DefaultLimits, except
+// that any non-empty query is searched. The surfaces apply the whole
+// contract (DefaultLimits, or the Messages surfaces' own) before they
+// call the Engine; the Engine is the last line for programs using it
+// directly.
+var engineLimits = Limits{MinQueryLen: 1, MaxQueryLen: MaxQueryLen, MaxResults: MaxResultsLimit, MaxDomains: MaxDomainFilter}
+
 // normalize validates q and applies defaults in place. Every error wraps
-// ErrInvalidQuery (or ErrNoProviders for an unknown provider name).
+// ErrInvalidQuery (or ErrNoProviders for an unknown provider name). A
+// result count above the limit is lowered to it rather than refused.
 func (e *Engine) normalize(q *Query) error {
 	q.Text = strings.TrimSpace(q.Text)
-	switch n := utf8.RuneCountInString(q.Text); {
-	case q.Text == "":
-		return fmt.Errorf("search: %w: the query is empty", ErrInvalidQuery)
-	case !utf8.ValidString(q.Text):
-		return fmt.Errorf("search: %w: the query is not valid UTF-8", ErrInvalidQuery)
-	case n > MaxQueryLen:
-		return fmt.Errorf("search: %w: the query is %d characters long; the limit is %d", ErrInvalidQuery, n, MaxQueryLen)
-	case hasControl(q.Text, true):
-		return fmt.Errorf("search: %w: the query contains control characters", ErrInvalidQuery)
+	q.MaxResults = min(q.MaxResults, MaxResultsLimit)
+	if err := q.Validate(engineLimits); err != nil {
+		return err
 	}
 	if q.MaxResults <= 0 {
 		q.MaxResults = e.opts.MaxResults
 	}
-	q.MaxResults = min(q.MaxResults, MaxResultsLimit)
-	if !q.Freshness.Valid() {
-		return fmt.Errorf("search: %w: freshness %q must be one of day, week, month or year", ErrInvalidQuery, q.Freshness)
-	}
-	if !q.SafeSearch.Valid() {
-		return fmt.Errorf("search: %w: safe_search %q must be one of off, moderate or strict", ErrInvalidQuery, q.SafeSearch)
-	}
-	if c := q.Location.Country; c != "" && (len(c) != 2 || !isASCIIAlpha(c)) {
-		return fmt.Errorf("search: %w: user_location.country %q must be a two-letter ISO 3166-1 code such as US", ErrInvalidQuery, c)
-	}
-	for _, s := range [...]string{q.Language, q.Location.Region, q.Location.City, q.Location.Timezone, q.Provider} {
-		if hasControl(s, false) || len(s) > 200 {
-			return fmt.Errorf("search: %w: %q is not a valid option value", ErrInvalidQuery, s)
-		}
-	}
-	// Domain entries are parsed only on a cache miss (run), but control
-	// characters are refused here because the cache key relies on their
-	// absence.
-	for _, list := range [2][]string{q.AllowedDomains, q.BlockedDomains} {
-		for _, d := range list {
-			if hasControl(d, false) {
-				return fmt.Errorf("search: %w: domain entry %q contains control characters", ErrInvalidQuery, d)
-			}
-		}
-	}
-	if len(q.AllowedDomains) > 0 && len(q.BlockedDomains) > 0 {
-		return fmt.Errorf("search: %w: %w", ErrInvalidQuery, domains.ErrConflict)
+	if q.SafeSearch == SafeSearchDefault {
+		q.SafeSearch = e.opts.SafeSearch
 	}
 	if q.Provider != "" {
 		if _, ok := e.byName[q.Provider]; !ok {

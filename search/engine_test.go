@@ -138,15 +138,15 @@ func TestValidation(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"empty", Query{Text: ""}, ErrInvalidQuery, "empty"},
-		{"blank", Query{Text: " \t\n"}, ErrInvalidQuery, "empty"},
-		{"too long", Query{Text: strings.Repeat("é", MaxQueryLen+1)}, ErrInvalidQuery, "2001 characters long; the limit is 2000"},
+		{"empty", Query{Text: ""}, ErrInvalidQuery, "query is required"},
+		{"blank", Query{Text: " \t\n"}, ErrInvalidQuery, "query is required"},
+		{"too long", Query{Text: strings.Repeat("é", MaxQueryLen+1)}, ErrInvalidQuery, "query must be at most 2000 characters (got 2001)"},
 		{"control", Query{Text: "a\x00b"}, ErrInvalidQuery, "control characters"},
 		{"bad utf8", Query{Text: "a\xffb"}, ErrInvalidQuery, "UTF-8"},
 		{"freshness", Query{Text: "x", Freshness: "hour"}, ErrInvalidQuery, "freshness"},
 		{"safe search", Query{Text: "x", SafeSearch: "max"}, ErrInvalidQuery, "safe_search"},
 		{"country", Query{Text: "x", Location: Location{Country: "USA"}}, ErrInvalidQuery, "two-letter"},
-		{"both lists", Query{Text: "x", AllowedDomains: []string{"a.com"}, BlockedDomains: []string{"b.com"}}, ErrInvalidQuery, "cannot be used together"},
+		{"both lists", Query{Text: "x", AllowedDomains: []string{"a.com"}, BlockedDomains: []string{"b.com"}}, ErrInvalidQuery, "blocked_domains cannot be combined with allowed_domains"},
 		{"scheme rule", Query{Text: "x", AllowedDomains: []string{"https://a.com"}}, ErrInvalidQuery, "must not include a scheme"},
 		{"wildcard host", Query{Text: "x", BlockedDomains: []string{"*.a.com"}}, ErrInvalidQuery, "wildcards are only allowed in the path"},
 		{"control in rule", Query{Text: "x", BlockedDomains: []string{"a.com\x00"}}, ErrInvalidQuery, "control characters"},

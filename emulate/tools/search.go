@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/emulate"
@@ -108,7 +107,7 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 	if !ok {
 		return t.failure(call.ID, in, CodeInvalidToolInput)
 	}
-	if n := utf8.RuneCountInString(in.Query); n > o.MaxQueryLength {
+	if err := (search.Query{Text: in.Query}).Validate(search.MessagesLimits(o.MaxQueryLength)); search.IsProblem(err, "query", search.ProblemTooLong) {
 		return t.failure(call.ID, in, CodeQueryTooLong)
 	}
 	q := search.Query{

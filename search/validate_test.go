@@ -1,0 +1,103 @@
+package search
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestQueryValidate(t *testing.T) {
+	messages := DefaultLimits
+	messages.MaxQueryLen = 500
+	tests := []struct {
+		name   string
+		q      Query
+		limits Limits
+		want   []Problem
+	}{
+		{name: "valid", q: Query{Text: " go generics ", MaxResults: 50, AllowedDomains: []string{"go.dev"}}, limits: DefaultLimits},
+		{name: "default result count", q: Query{Text: "go", MaxResults: 0}, limits: DefaultLimits},
+		{name: "one character", q: Query{Text: " a "}, limits: DefaultLimits,
+			want: []Problem{{"query", ProblemTooShort, "must be at least 2 characters (got 1)"}}},
+		{name: "empty", q: Query{Text: " "}, limits: DefaultLimits,
+			want: []Problem{{"query", ProblemRequired, "is required"}}},
+		{name: "longest", q: Query{Text: strings.Repeat("é", 2000)}, limits: DefaultLimits},
+		{name: "too long counts characters, not bytes", q: Query{Text: strings.Repeat("é", 2001)}, limits: DefaultLimits,
+			want: []Problem{{"query", ProblemTooLong, "must be at most 2000 characters (got 2001)"}}},
+		{name: "the Messages surfaces' own maximum", q: Query{Text: strings.Repeat("x", 501)}, limits: messages,
+			want: []Problem{{"query", ProblemTooLong, "must be at most 500 characters (got 501)"}}},
+		{name: "every problem at once, field by field", limits: DefaultLimits,
+			q: Query{Text: "x", MaxResults: 51, AllowedDomains: []string{"a.com"}, BlockedDomains: []string{"b.com"},
+				Location: Location{Country: "USA"}, Freshness: "hour", SafeSearch: "max"},
+			want: []Problem{
+				{"query", ProblemTooShort, "must be at least 2 characters (got 1)"},
+				{"max_results", ProblemOutOfRange, "must be between 1 and 50 (got 51)"},
+				{"blocked_domains", ProblemConflict, "cannot be combined with allowed_domains"},
+				{"user_location.country", ProblemInvalid, `"USA" must be a two-letter ISO 3166-1 code such as US`},
+				{"freshness", ProblemInvalid, `"hour" must be one of any, day, week, month, year`},
+				{"safe_search", ProblemInvalid, `"max" must be one of off, moderate, strict`},
+			}},
+		{name: "negative result count", q: Query{Text: "go", MaxResults: -1}, limits: DefaultLimits,
+			want: []Problem{{"max_results", ProblemOutOfRange, "must be between 1 and 50 (got -1)"}}},
+		{name: "too many domains", q: Query{Text: "go", BlockedDomains: make([]string, 101)}, limits: DefaultLimits,
+			want: []Problem{{"blocked_domains", ProblemTooMany, "must have at most 100 entries (got 101)"}}},
+		{name: "control characters", q: Query{Text: "a\x00b", Language: "en\n"}, limits: DefaultLimits,
+			want: []Problem{{"query", ProblemInvalid, "contains control characters"}, {"language", ProblemInvalid, `"en\n" is not a valid value`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.q.Validate(tt.limits)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Validate = %v, want nil", err)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) || !errors.Is(err, ErrInvalidQuery) {
+				t.Fatalf("Validate = %v, want a *ValidationError matching ErrInvalidQuery", err)
+			}
+			if diff := cmp.Diff(tt.want, ve.Problems); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestValidationErrorDescribe(t *testing.T) {
+	err := Query{Text: "x", MaxResults: 99}.Validate(DefaultLimits)
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatal(err)
+	}
+	got := ve.Describe(func(f string) string { return map[string]string{"max_results": "n"}[f] + "<" + f + ">" })
+	want := "<query> must be at least 2 characters (got 1); n<max_results> must be between 1 and 50 (got 99)"
+	if got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	if !ve.Has("query", ProblemTooShort) || ve.Has("query", ProblemTooLong) {
+		t.Error("Has")
+	}
+}
+
+// TestDefaultSafeSearch: a query that sets no filter gets the configured
+// default (search.safe_search); one that sets it keeps its own.
+func TestDefaultSafeSearch(t *testing.T) {
+	for _, tt := range []struct {
+		set, want SafeSearch
+	}{{SafeSearchDefault, SafeSearchModerate}, {SafeSearchOff, SafeSearchOff}, {SafeSearchStrict, SafeSearchStrict}} {
+		p := ok("a", "https://a.com/")
+		e, _, _ := newTestEngine(t, Options{Providers: []Provider{p}, SafeSearch: SafeSearchModerate})
+		if _, err := e.Search(t.Context(), Query{Text: "go", SafeSearch: tt.set}); err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		got := p.last.SafeSearch
+		p.mu.Unlock()
+		if got != tt.want {
+			t.Errorf("query with %q: provider got %q, want %q", tt.set, got, tt.want)
+		}
+	}
+}
