@@ -18,6 +18,11 @@ type Search struct {
 	// MaxResults is the number of results returned when a request does not
 	// say. The default is 10 and the maximum 50.
 	MaxResults int `yaml:"max_results"`
+	// SafeSearch is the adult-content filter of searches that do not set
+	// one: "off", "moderate" (the default) or "strict". A request can
+	// still choose (safe_search on the JSON API and MCP, --safe-search in
+	// the CLI). Providers without such a filter ignore it.
+	SafeSearch string `yaml:"safe_search"`
 	// Mode is "fallback" (the default: ask providers in order until one
 	// answers) or "fanout" (ask the first FanOut providers whose circuit
 	// breakers are closed at once and merge their rankings with
@@ -73,6 +78,9 @@ func (s *Search) applyDefaults() {
 	if s.Mode == "" {
 		s.Mode = "fallback"
 	}
+	if s.SafeSearch == "" {
+		s.SafeSearch = "moderate"
+	}
 	if s.FanOut == 0 {
 		s.FanOut = 3
 	}
@@ -105,6 +113,9 @@ func (s *Search) validate(p *Providers) []error {
 	var errs []error
 	if s.MaxResults < 1 || s.MaxResults > 50 {
 		errs = append(errs, fmt.Errorf("search.max_results: %d must be between 1 and 50", s.MaxResults))
+	}
+	if s.SafeSearch != "off" && s.SafeSearch != "moderate" && s.SafeSearch != "strict" {
+		errs = append(errs, fmt.Errorf("search.safe_search: %q must be off, moderate or strict", s.SafeSearch))
 	}
 	if s.Mode != "fallback" && s.Mode != "fanout" {
 		errs = append(errs, fmt.Errorf("search.mode: %q must be fallback or fanout", s.Mode))

@@ -92,6 +92,7 @@ func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, h
 		Mode:            search.Mode(sc.Mode),
 		FanOut:          sc.FanOut,
 		MaxResults:      sc.MaxResults,
+		SafeSearch:      search.SafeSearch(sc.SafeSearch),
 		Timeout:         sc.Timeout,
 		Hedge:           sc.Hedge,
 		Retries:         sc.Retries,
