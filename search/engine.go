@@ -328,14 +328,23 @@ func (e *Engine) run(ctx context.Context, q Query) (*Response, error) {
 	if q.Provider != "" {
 		chain = []*member{e.byName[q.Provider]}
 	}
+	// Domain rules are pushed down as well as each provider can (API
+	// parameters, site: operators), but many backends ignore -site: or
+	// cannot express a path prefix, and the Engine's own filter then drops
+	// results. Asking for more makes max_results met whenever enough
+	// allowed results exist; finish cuts back to what was asked.
+	pq := q
+	if filter.Mode() != domains.ModeNone {
+		pq.MaxResults = overfetch(q.MaxResults)
+	}
 	var resp *Response
 	switch {
 	case e.opts.Mode == ModeFanOut && q.Provider == "":
-		resp, err = e.fanOutRun(ctx, q, chain, filter)
+		resp, err = e.fanOutRun(ctx, pq, chain, filter)
 	case e.opts.Hedge > 0 && len(chain) > 1:
-		resp, err = e.hedged(ctx, q, chain, filter)
+		resp, err = e.hedged(ctx, pq, chain, filter)
 	default:
-		resp, err = e.sequential(ctx, q, chain, filter)
+		resp, err = e.sequential(ctx, pq, chain, filter)
 	}
 	if err != nil {
 		return nil, err
@@ -343,6 +352,13 @@ func (e *Engine) run(ctx context.Context, q Query) (*Response, error) {
 	resp.Query = q
 	resp.Results = finish(resp.Results, q.MaxResults)
 	return resp, nil
+}
+
+// overfetch is how many results to ask a provider for when domain rules
+// may drop some of them: twice what was asked, at least ten more, within
+// MaxResultsLimit.
+func overfetch(n int) int {
+	return min(MaxResultsLimit, max(2*n, n+10))
 }
 
 // outcome is what one provider run (with its retries) produced.

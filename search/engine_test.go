@@ -173,11 +173,14 @@ func TestDefaultsAndPushDown(t *testing.T) {
 		q     Query
 		wantN int
 		want  Query // fields checked: Text, MaxResults, AllowedDomains
+		// askN is the count the provider is asked for, when domain rules
+		// make the engine ask for more than it returns (see overfetch).
+		askN int
 	}{
-		{"default count", Query{Text: "  go  "}, 10, Query{Text: "go", MaxResults: 10}},
-		{"clamped", Query{Text: "go", MaxResults: 500}, 50, Query{Text: "go", MaxResults: 50}},
+		{"default count", Query{Text: "  go  "}, 10, Query{Text: "go", MaxResults: 10}, 0},
+		{"clamped", Query{Text: "go", MaxResults: 500}, 50, Query{Text: "go", MaxResults: 50}, 0},
 		{"canonical rules", Query{Text: "go", MaxResults: 3, AllowedDomains: []string{"Bücher.Example.", "go.dev/doc"}}, 3,
-			Query{Text: "go", MaxResults: 3, AllowedDomains: []string{"xn--bcher-kva.example", "go.dev/doc"}}},
+			Query{Text: "go", MaxResults: 3, AllowedDomains: []string{"xn--bcher-kva.example", "go.dev/doc"}}, 13},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,7 +192,11 @@ func TestDefaultsAndPushDown(t *testing.T) {
 			}
 			got := p.lastQuery()
 			opt := cmpopts.IgnoreFields(Query{}, "BlockedDomains", "Location", "Language", "Freshness", "SafeSearch", "Provider")
-			if diff := cmp.Diff(tt.want, got, opt); diff != "" {
+			ask := tt.want
+			if tt.askN != 0 {
+				ask.MaxResults = tt.askN
+			}
+			if diff := cmp.Diff(ask, got, opt); diff != "" {
 				t.Errorf("provider query (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.want, resp.Query, opt); diff != "" {
@@ -907,5 +914,69 @@ func TestCancelledBeforeStart(t *testing.T) {
 	cancel()
 	if _, err := e.Search(ctx, Query{Text: "q"}); !errors.Is(err, context.Canceled) || p.calls.Load() != 0 {
 		t.Fatalf("err = %v, calls = %d", err, p.calls.Load())
+	}
+}
+
+// TestDefaultSafeSearch: a query that sets no filter gets the configured
+// default (search.safe_search); one that sets it keeps its own.
+func TestDefaultSafeSearch(t *testing.T) {
+	for _, tt := range []struct {
+		set, want SafeSearch
+	}{{SafeSearchDefault, SafeSearchModerate}, {SafeSearchOff, SafeSearchOff}, {SafeSearchStrict, SafeSearchStrict}} {
+		p := ok("a", "https://a.com/")
+		e, _, _ := newTestEngine(t, Options{Providers: []Provider{p}, SafeSearch: SafeSearchModerate})
+		if _, err := e.Search(t.Context(), Query{Text: "go", SafeSearch: tt.set}); err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		got := p.last.SafeSearch
+		p.mu.Unlock()
+		if got != tt.want {
+			t.Errorf("query with %q: provider got %q, want %q", tt.set, got, tt.want)
+		}
+	}
+}
+
+// TestDomainRulesKeepResultCount: a provider that ignores a blocked
+// domain, as many backends ignore -site:, still leaves max_results
+// results when enough allowed ones exist (3 asked, one domain blocked, 3
+// returned, not 1).
+func TestDomainRulesKeepResultCount(t *testing.T) {
+	var asked []int
+	p := &fake{name: "a", fn: func(_ context.Context, q Query) ([]Result, error) {
+		asked = append(asked, q.MaxResults)
+		var out []Result
+		for i := range q.MaxResults {
+			host := "blocked.example"
+			if i%3 == 2 {
+				host = fmt.Sprintf("ok%d.example", i)
+			}
+			out = append(out, Result{Title: "t", URL: fmt.Sprintf("https://%s/%d", host, i), Provider: "a"})
+		}
+		return out, nil
+	}}
+	e, _, _ := newTestEngine(t, Options{Providers: []Provider{p}})
+	resp, err := e.Search(t.Context(), Query{Text: "go", MaxResults: 3, BlockedDomains: []string{"blocked.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) != 3 {
+		t.Errorf("got %d results, want 3: %+v", len(resp.Results), resp.Results)
+	}
+	for _, r := range resp.Results {
+		if strings.Contains(r.URL, "blocked.example") {
+			t.Errorf("blocked result %s", r.URL)
+		}
+	}
+	if resp.Query.MaxResults != 3 {
+		t.Errorf("response query asks for %d", resp.Query.MaxResults)
+	}
+	// Without domain rules the provider is asked for exactly what the
+	// caller asked.
+	if _, err := e.Search(t.Context(), Query{Text: "rust", MaxResults: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || asked[0] <= 3 || asked[1] != 3 {
+		t.Errorf("provider asked for %v results", asked)
 	}
 }

@@ -81,23 +81,3 @@ func TestValidationErrorDescribe(t *testing.T) {
 		t.Error("Has")
 	}
 }
-
-// TestDefaultSafeSearch: a query that sets no filter gets the configured
-// default (search.safe_search); one that sets it keeps its own.
-func TestDefaultSafeSearch(t *testing.T) {
-	for _, tt := range []struct {
-		set, want SafeSearch
-	}{{SafeSearchDefault, SafeSearchModerate}, {SafeSearchOff, SafeSearchOff}, {SafeSearchStrict, SafeSearchStrict}} {
-		p := ok("a", "https://a.com/")
-		e, _, _ := newTestEngine(t, Options{Providers: []Provider{p}, SafeSearch: SafeSearchModerate})
-		if _, err := e.Search(t.Context(), Query{Text: "go", SafeSearch: tt.set}); err != nil {
-			t.Fatal(err)
-		}
-		p.mu.Lock()
-		got := p.last.SafeSearch
-		p.mu.Unlock()
-		if got != tt.want {
-			t.Errorf("query with %q: provider got %q, want %q", tt.set, got, tt.want)
-		}
-	}
-}
