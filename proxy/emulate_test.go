@@ -292,6 +292,9 @@ func TestEmulateFetchPriorContext(t *testing.T) {
 					pdf.Content.Source.Data != base64.StdEncoding.EncodeToString([]byte("%PDF-1.4 fake")) {
 					t.Errorf("pdf document %+v", pdf.Content.Source)
 				}
+				if pdf.Content.Citations.Enabled {
+					t.Error("the PDF document says citations are enabled, but webgate cannot cite its pages")
+				}
 				if e := m.Content[5].AsWebFetchToolResult().Content.AsResponseWebFetchToolResultError(); e.ErrorCode != "url_not_in_prior_context" {
 					t.Errorf("unmentioned URL: %+v", e)
 				}

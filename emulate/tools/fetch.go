@@ -218,10 +218,13 @@ func (t *fetchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome 
 		data := base64.StdEncoding.EncodeToString(res.Body)
 		doc.Source = documentSource{Type: "base64", MediaType: "application/pdf", Data: data}
 		src.Document = res.Content
-		// Citations on a PDF are page locations in the document the
-		// client holds; webgate's extracted text has no page numbers, so
-		// it offers none rather than wrong ones.
+		// Citations on a PDF are page locations (page_location) in the
+		// document the client holds; webgate's extracted text has no page
+		// numbers, so it offers none rather than wrong ones, and says so:
+		// a document that claims citations but never gets one misleads
+		// the client.
 		src.Citations = false
+		doc.Citations.Enabled = false
 		t.box.rememberPDF(data, res.Content)
 	} else {
 		doc.Source = documentSource{Type: "text", MediaType: "text/plain", Data: res.Content}
