@@ -58,7 +58,7 @@ func (a *fetchArgs) urls() ([]string, error) {
 
 func (t *tools) webFetch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args fetchArgs
-	if err := decodeArgs(req, &args, "url, urls, format, max_length, start_index"); err != nil {
+	if err := decodeArgs(req, &args); err != nil {
 		return toolError(fmt.Sprintf("web_fetch arguments are malformed: %v. Pass an object like {\"url\": \"https://example.com/\"}.", err)), nil
 	}
 	urls, err := args.urls()

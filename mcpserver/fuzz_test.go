@@ -23,7 +23,7 @@ func FuzzSearchArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ToolSearch, Arguments: json.RawMessage(raw)}}
 		var args searchArgs
-		if err := decodeArgs(req, &args, ""); err != nil {
+		if err := decodeArgs(req, &args); err != nil {
 			return
 		}
 		q, err := args.query()
@@ -56,7 +56,7 @@ func FuzzFetchArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ToolFetch, Arguments: json.RawMessage(raw)}}
 		var args fetchArgs
-		if err := decodeArgs(req, &args, ""); err != nil {
+		if err := decodeArgs(req, &args); err != nil {
 			return
 		}
 		urls, err := args.urls()

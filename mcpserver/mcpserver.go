@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -241,11 +242,12 @@ func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-// decodeArgs unmarshals a call's arguments into v. An unknown argument is
-// an error that names the valid ones (names): ignoring it would silently
-// drop what the model asked for (a misspelt result count, say), and the
-// model can fix the call from the message.
-func decodeArgs(req *mcp.CallToolRequest, v any, names string) error {
+// decodeArgs unmarshals a call's arguments into v, a pointer to an
+// argument struct. An unknown argument is an error that names the valid
+// ones: ignoring it would silently drop what the model asked for (a
+// misspelt result count, say), and the model can fix the call from the
+// message.
+func decodeArgs(req *mcp.CallToolRequest, v any) error {
 	raw := req.Params.Arguments
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
@@ -254,9 +256,26 @@ func decodeArgs(req *mcp.CallToolRequest, v any, names string) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return fmt.Errorf("unknown argument %s; the arguments are %s", f, names)
+			return fmt.Errorf("unknown argument %s; the arguments are %s", f, argNames(v))
 		}
 		return err
 	}
 	return nil
+}
+
+// argNames lists the JSON names of an argument struct's fields, leaving
+// out accepted aliases (fields tagged alias:"true").
+func argNames(v any) string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name != "" && name != "-" && f.Tag.Get("alias") != "true" {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

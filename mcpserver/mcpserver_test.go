@@ -330,7 +330,7 @@ func TestWebSearchErrors(t *testing.T) {
 	}{
 		{name: "short query", args: map[string]any{"query": "x"}, want: []string{"at least 2 characters", "call web_search again"}, noQuery: true},
 		{name: "missing query", args: map[string]any{}, want: []string{"query is required"}, noQuery: true},
-		{name: "unknown argument", args: map[string]any{"query": "go", "maxResult": 3}, want: []string{`unknown argument "maxResult"`, "max_results (or numResults)"}, noQuery: true},
+		{name: "unknown argument", args: map[string]any{"query": "go", "maxResult": 3}, want: []string{`unknown argument "maxResult"; the arguments are query, max_results, allowed_domains, blocked_domains, country, language, freshness, safe_search, include_content`}, noQuery: true},
 		{name: "numResults disagrees", args: map[string]any{"query": "go", "max_results": 3, "numResults": 4}, want: []string{"disagree"}, noQuery: true},
 		{name: "numResults zero", args: map[string]any{"query": "go", "numResults": 0}, want: []string{"numResults must be between 1 and 50 (got 0)"}, noQuery: true},
 		{name: "bad safe search", args: map[string]any{"query": "go", "safe_search": "max"}, want: []string{`safe_search "max"`}, noQuery: true},
@@ -478,6 +478,7 @@ func TestWebFetch(t *testing.T) {
 		},
 		{name: "all fail", args: map[string]any{"url": "https://robots.test/"}, isError: true, want: []string{"Error (robots_disallowed)", "robots.txt forbids"}},
 		{name: "no url", args: map[string]any{}, isError: true, want: []string{`pass "url"`}},
+		{name: "unknown argument", args: map[string]any{"url": "https://a.test/short", "maxLength": 10}, isError: true, want: []string{`unknown argument "maxLength"; the arguments are url, urls, format, max_length, start_index, render`}},
 		{name: "bad format", args: map[string]any{"url": "https://a.test/short", "format": "pdf"}, isError: true, want: []string{"format must be one of"}},
 		{name: "negative index", args: map[string]any{"url": "https://a.test/short", "start_index": -1}, isError: true, want: []string{"must not be negative"}},
 		{name: "too many", args: map[string]any{"urls": manyURLs(21)}, isError: true, want: []string{"at most 20 URLs"}},

@@ -27,13 +27,9 @@ type searchArgs struct {
 	IncludeContent bool     `json:"include_content"`
 	// numResults is what some agent prompts call the result count; it is
 	// read as max_results rather than ignored.
-	NumResults  *int `json:"numResults"`
-	NumResults2 *int `json:"num_results"`
+	NumResults  *int `json:"numResults" alias:"true"`
+	NumResults2 *int `json:"num_results" alias:"true"`
 }
-
-// searchArgNames are the arguments web_search takes, for the error that
-// names an unknown one.
-const searchArgNames = "query, max_results (or numResults), allowed_domains, blocked_domains, country, language, freshness, safe_search, include_content"
 
 // SearchOutput is web_search's structuredContent (with
 // Options.StructuredOutput) and what its text is rendered from.
@@ -106,7 +102,7 @@ func searchArgLabel(field string) string {
 
 func (t *tools) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var args searchArgs
-	if err := decodeArgs(req, &args, searchArgNames); err != nil {
+	if err := decodeArgs(req, &args); err != nil {
 		return toolError(fmt.Sprintf("web_search arguments are malformed: %v. Pass an object like {\"query\": \"golang generics tutorial\"}.", err)), nil
 	}
 	q, err := args.query()
