@@ -72,6 +72,10 @@ var clientCases = []clientCase{
 				"ANTHROPIC_BASE_URL=" + e.modelURL, "ANTHROPIC_API_KEY=sk-ant-e2e-fake",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
 				"DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1",
+				// Claude Code gives an MCP server 5 s to connect, then starts
+				// without its tools; on a loaded CI machine starting webgate
+				// can take longer than that.
+				"MCP_CONNECT_TIMEOUT_MS=60000", "MCP_TIMEOUT=60000",
 			}
 		},
 	},
