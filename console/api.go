@@ -252,7 +252,7 @@ type SearchRequest struct {
 
 func (c *Console) search(w http.ResponseWriter, r *http.Request) {
 	var sr SearchRequest
-	if err := decode(r, &sr); err != nil {
+	if err := decode(w, r, &sr); err != nil {
 		httpapi.WriteErr(w, r, err)
 		return
 	}
@@ -331,7 +331,7 @@ type FetchResult struct {
 
 func (c *Console) fetch(w http.ResponseWriter, r *http.Request) {
 	var fr FetchRequest
-	if err := decode(r, &fr); err != nil {
+	if err := decode(w, r, &fr); err != nil {
 		httpapi.WriteErr(w, r, err)
 		return
 	}
@@ -398,13 +398,20 @@ type badRequest string
 func (e badRequest) Error() string { return string(e) }
 func (e badRequest) Unwrap() error { return search.ErrInvalidQuery }
 
+// maxBody bounds a console request body. The server caps bodies too
+// (server.max_request_bytes); this cap holds when the console is mounted
+// alone.
+const maxBody = 1 << 20
+
 // decode reads a JSON body into v; unknown fields are an error, as in
-// the JSON API. The server caps the body size.
-func decode(r *http.Request, v any) error {
+// the JSON API. A body over maxBody is *http.MaxBytesError (413): an
+// io.LimitReader here would end the body early and report the cut as the
+// client's malformed JSON (400 "unexpected EOF").
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return badRequest(fmt.Sprintf("Content-Type must be application/json, not %q", ct))
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {

@@ -397,3 +397,41 @@ func TestConsoleRedirect(t *testing.T) {
 		t.Errorf("missing asset = %d", code)
 	}
 }
+
+// endless streams a JSON body that never ends within n bytes: an object
+// whose one string value runs on and on, sent chunked (no
+// Content-Length).
+type endless struct{ left int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.left <= 0 {
+		return 0, io.EOF
+	}
+	n := min(int64(len(p)), e.left)
+	for i := range p[:n] {
+		p[i] = 'a'
+	}
+	e.left -= n
+	return int(n), nil
+}
+
+// TestOversizedBodyIs413 sends a 100 MB chunked body to the console's
+// JSON endpoints: the answer is 413 request_too_large, not a 400 about
+// the JSON being cut short (the console read at most 1 MiB and reported
+// the truncation it caused as the client's "unexpected EOF").
+func TestOversizedBodyIs413(t *testing.T) {
+	c, _ := newConsole(t, nil)
+	for _, path := range []string{"/console/api/fetch", "/console/api/search"} {
+		t.Run(path, func(t *testing.T) {
+			body := io.MultiReader(strings.NewReader(`{"url":"https://example.com/a","query":"`), &endless{left: 100 << 20})
+			req := httptest.NewRequest("POST", path, body)
+			req.ContentLength = -1 // chunked
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			c.ServeHTTP(rec, req)
+			if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), `"type":"request_too_large"`) {
+				t.Errorf("got %d %s, want 413 request_too_large", rec.Code, rec.Body)
+			}
+		})
+	}
+}
