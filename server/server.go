@@ -246,8 +246,14 @@ const cancelGrace = 5 * time.Second
 // whose Host is not a loopback name when the connection arrived on a
 // loopback address. Together they stop DNS rebinding: a web page on
 // evil.example that re-points its name to 127.0.0.1 sends Origin and Host
-// evil.example, and is refused. Clients that are not browsers send no
-// Origin and pass.
+// evil.example, and is refused. The MCP specification makes this a MUST
+// for Streamable HTTP (2025-11-25, Transports, "Security Warning":
+// "Servers MUST validate the Origin header on all incoming connections to
+// prevent DNS rebinding attacks. If the Origin header is present and
+// invalid, servers MUST respond with HTTP 403 Forbidden"). Requests a
+// browser sends for another site's page without an Origin (no-cors GETs)
+// are refused on the surfaces that do work (see crosssite.go). Clients
+// that are not browsers send neither header and pass.
 //
 // The hosts of allowed origins are accepted as Host too, so a reverse
 // proxy on the same machine that forwards its public Host still works.
@@ -264,6 +270,11 @@ func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !ok[strings.ToLower(origin)] && !loopbackOrigin(origin) {
 			httpapi.WriteError(w, http.StatusForbidden, "forbidden_origin", "origin "+origin+" is not allowed (add it to server.allowed_origins)", 0)
+			return
+		}
+		if crossSiteNoOrigin(r) && workSurface(r.URL.Path) {
+			httpapi.WriteError(w, http.StatusForbidden, "forbidden_origin", "a web page of another site may not use "+r.URL.Path+
+				" (the browser sent Sec-Fetch-Site: "+r.Header.Get("Sec-Fetch-Site")+" and no Origin); to call webgate from a page, serve the page from an origin listed in server.allowed_origins and send the request in CORS mode", 0)
 			return
 		}
 		if la, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr); la != nil && isLoopbackAddr(la) && !isLoopbackHost(r.Host) && !hosts[strings.ToLower(r.Host)] {
