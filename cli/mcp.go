@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/webgate/webgate/config"
 	"github.com/webgate/webgate/fetch"
 	"github.com/webgate/webgate/mcpserver"
@@ -31,7 +29,7 @@ func (c *mcpCmd) Run(r *runtime) error {
 	}
 	defer closeService(svc)
 	srv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
-	t := &mcp.IOTransport{Reader: io.NopCloser(r.IO.Stdin), Writer: nopWriteCloser{r.IO.Stdout}}
+	t := mcpserver.StdioTransport(r.IO.Stdin, r.IO.Stdout, log)
 	// Over stdio the client is the local process that started webgate:
 	// no key, and no policy.
 	err = srv.Run(policy.WithCaller(r.Ctx, policy.Caller{Surface: policy.SurfaceMCP}), t)
@@ -64,8 +62,3 @@ func mcpOptions(cfg *config.Config, svc *service.Service, getter fetch.Getter, l
 		Logger:           log,
 	}
 }
-
-// nopWriteCloser keeps the transport from closing the process's stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
