@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/webgate/webgate/config"
+	"github.com/webgate/webgate/guard"
 	"github.com/webgate/webgate/httplog"
 	"github.com/webgate/webgate/policy"
 	"github.com/webgate/webgate/server"
@@ -134,10 +135,20 @@ func (r *runtime) loggerTo(w io.Writer, def slog.Level) *slog.Logger {
 		_ = level.UnmarshalText([]byte(lv))
 	}
 	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = httplog.NewTextHandler(w, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(httplog.NewTextHandler(w, opts))
+	// Every line passes the guard's secret detector on its way out, as
+	// audit records do: a URL or query refused for the token in it must
+	// not land in the log instead (docs/security.md).
+	det := guard.NewDetector(guard.Options{HighEntropy: true})
+	if r.cfg != nil {
+		if d, err := guard.DetectorFromConfig(r.cfg.Guard); err == nil {
+			det = d
+		}
+	}
+	return slog.New(det.LogHandler(h))
 }
 
 // exitError carries a specific exit code.

@@ -56,6 +56,22 @@ func NewLayer(o LayerOptions) *Layer {
 
 // FromConfig builds the Layer for the guard section.
 func FromConfig(c config.Guard) (*Layer, error) {
+	det, err := DetectorFromConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	return NewLayer(LayerOptions{
+		Detector: det, Mode: Mode(c.Query.Mode),
+		StripHidden: c.Content.StripHiddenEnabled(), FlagInjection: c.Content.FlagInjectionEnabled(),
+	}), nil
+}
+
+// DetectorFromConfig builds the secret detector the guard section
+// describes (guard.query: high_entropy, internal_hosts, allow). The query
+// guard, the audit log and the server log all redact with it, whatever
+// guard.query.mode says: mode decides what happens to a search, not
+// whether secrets may be written down.
+func DetectorFromConfig(c config.Guard) (*Detector, error) {
 	var allow []*regexp.Regexp
 	for i, p := range c.Query.Allow {
 		re, err := regexp.Compile(p)
@@ -64,11 +80,7 @@ func FromConfig(c config.Guard) (*Layer, error) {
 		}
 		allow = append(allow, re)
 	}
-	det := NewDetector(Options{HighEntropy: c.Query.HighEntropyEnabled(), InternalHosts: c.Query.InternalHosts, Allow: allow})
-	return NewLayer(LayerOptions{
-		Detector: det, Mode: Mode(c.Query.Mode),
-		StripHidden: c.Content.StripHiddenEnabled(), FlagInjection: c.Content.FlagInjectionEnabled(),
-	}), nil
+	return NewDetector(Options{HighEntropy: c.Query.HighEntropyEnabled(), InternalHosts: c.Query.InternalHosts, Allow: allow}), nil
 }
 
 // Detector returns the layer's secret detector, which the audit log uses

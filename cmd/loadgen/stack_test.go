@@ -114,8 +114,12 @@ func (d *discardWriter) Flush()                      {}
 // so the difference is what they cost; the defaults are what
 // `webgate serve` runs.
 func BenchmarkStack(b *testing.B) {
-	// The log handler and heap floor `webgate serve` runs with.
-	log := slog.New(httplog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// The log handler (redacting secrets) and heap floor `webgate serve`
+	// runs with.
+	// "hit-plainlog" writes the log unredacted, so the difference from
+	// "hit" is what the redaction costs.
+	plain := httplog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})
+	log := slog.New(guard.NewDetector(guard.Options{HighEntropy: true}).LogHandler(plain))
 	defer cli.HeapFloor(config.Default(), os.LookupEnv, log)()
 	body := recording(b)
 	noscan := func() *config.Config {
@@ -124,17 +128,23 @@ func BenchmarkStack(b *testing.B) {
 		return c
 	}
 	for _, v := range []struct {
-		name string
-		cfg  func() *config.Config
-		vary bool
+		name  string
+		cfg   func() *config.Config
+		vary  bool
+		plain bool
 	}{
-		{"hit", config.Default, false},
-		{"miss", config.Default, true},
-		{"hit-noscan", noscan, false},
-		{"miss-noscan", noscan, true},
+		{"hit", config.Default, false, false},
+		{"miss", config.Default, true, false},
+		{"hit-noscan", noscan, false, false},
+		{"miss-noscan", noscan, true, false},
+		{"hit-plainlog", config.Default, false, true},
 	} {
 		b.Run(v.name, func(b *testing.B) {
-			h := testStackWith(b, v.cfg(), log)
+			l := log
+			if v.plain {
+				l = slog.New(plain)
+			}
+			h := testStackWith(b, v.cfg(), l)
 			n := 0
 			b.ReportAllocs()
 			for b.Loop() {
