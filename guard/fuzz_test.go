@@ -82,3 +82,41 @@ func FuzzStripHidden(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseStyle: any style attribute parses without panicking or
+// looping, the same way twice, and every colour read from it has
+// channels within 0 to 1.
+func FuzzParseStyle(f *testing.F) {
+	for _, s := range []string{
+		"display:none", "display:/**/none", `display:\6e one`, "background:#fff url(a.png) no-repeat;color:WHITE",
+		"color: rgb(255 255 255 / 50%); background: hsla(120, 100%, 50%, .5)", "font: 0/0 a", "opacity:.01 !important;opacity:1",
+		"transform: scale3d(0, 1, 1)", "clip: rect(0,0,0,0)", "color:", ";;;", "a:b:c", "--x: {a}", "color: rgb(", `\`, "@media x { }",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, b := parseStyle(s), parseStyle(s)
+		if len(a) != len(b) {
+			t.Fatalf("not deterministic: %v / %v", a, b)
+		}
+		_ = hiddenStyle(a)
+		for _, d := range a {
+			for i := range d.v {
+				if c, ok := colorOf(d.v[i:]); ok {
+					for _, x := range []float64{c.r, c.g, c.b, c.a} {
+						if x < 0 || x > 1 || x != x {
+							t.Fatalf("colour %+v out of range from %q", c, s)
+						}
+					}
+				}
+			}
+		}
+		doc, err := html.Parse(strings.NewReader(`<div style="` + html.EscapeString(s) + `"><p style="` + html.EscapeString(s) + `">x</p>y</div>`))
+		if err == nil {
+			StripHidden(doc)
+			if n := StripHidden(doc); n != 0 {
+				t.Fatalf("second pass removed %d more nodes for %q", n, s)
+			}
+		}
+	})
+}

@@ -1,9 +1,9 @@
 package guard
 
 import (
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/tdewolff/parse/v2/css"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -17,11 +17,18 @@ import (
 //   - <template> elements, never rendered;
 //   - elements with the hidden attribute (but not hidden="until-found",
 //     which the browser reveals to find-in-page);
-//   - elements whose inline style hides them: display:none,
-//     visibility:hidden or collapse, opacity near 0, font-size of 1px or
-//     less, transparent text, zero width or height with overflow hidden,
-//     clipping to nothing (clip: rect(0 0 0 0), clip-path: inset(50%)),
-//     scale(0), and positioning or text-indent far off-screen;
+//   - elements whose inline style hides them and all they hold:
+//     display:none, opacity near 0, zero width or height with overflow
+//     hidden, clipping to nothing (clip: rect(0 0 0 0), clip-path:
+//     inset(50%)), scale(0), and positioning or text-indent far
+//     off-screen;
+//   - text whose inherited style makes it invisible: visibility hidden or
+//     collapse, a font size of 1px or less, a transparent colour, or the
+//     colour of the background painted behind it. These properties are
+//     inherited, and a descendant that sets them again is seen (a
+//     visibility:visible child of a visibility:hidden parent is shown, as
+//     a browser shows it): only the text that stays invisible goes, and
+//     an element goes whole when nothing in it is left to see;
 //   - elements with the class names of the visually-hidden pattern
 //     (sr-only, visually-hidden, screen-reader-text and kin), and the
 //     utility classes that mean display:none (hidden, d-none, invisible)
@@ -31,53 +38,229 @@ import (
 // hidden that way stays (see docs/security.md).
 func StripHidden(doc *html.Node) int {
 	removed := 0
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
+	remove := func(n *html.Node) {
+		n.Parent.RemoveChild(n)
+		removed++
+	}
+	// walk strips n's children under the inherited context cx and
+	// reports whether anything visible is left in n.
+	var walk func(n *html.Node, cx textContext) bool
+	walk = func(n *html.Node, cx textContext) bool {
+		visible := false
 		for c := n.FirstChild; c != nil; {
 			next := c.NextSibling
-			if hiddenNode(c) {
-				n.RemoveChild(c)
-				removed++
-			} else if c.Type == html.ElementNode || c.Type == html.DocumentNode {
-				walk(c)
+			switch c.Type {
+			case html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					if cx.hidden() {
+						remove(c)
+					} else {
+						visible = true
+					}
+				}
+			case html.CommentNode:
+				remove(c)
+			case html.ElementNode:
+				switch c.DataAtom {
+				case atom.Html, atom.Body:
+					// Never removed, and only their colours count: pages
+					// hide <body> until their scripts run, and show it
+					// then.
+					st := styleOf(c)
+					ccx := cx.inherit(c, style{"color": st["color"], "background-color": st["background-color"], "background-image": st["background-image"]})
+					visible = walk(c, ccx) || visible
+				case atom.Head:
+					walk(c, textContext{})
+				case atom.Script, atom.Style, atom.Title, atom.Meta, atom.Link, atom.Noscript:
+					// Never removed: metadata and structured data live
+					// there, and scripts and styles are dropped by
+					// extraction anyway. <noscript> is not rendered with
+					// scripts on and holds crawler-readable content.
+				default:
+					st := styleOf(c)
+					if hiddenElement(c, st) {
+						remove(c)
+						break
+					}
+					ccx := cx.inherit(c, st)
+					v := walk(c, ccx)
+					if !v && ccx.hidden() {
+						remove(c) // nothing in it to see (an image, an input)
+						break
+					}
+					visible = visible || v || !ccx.hidden() && rendersItself[c.DataAtom]
+				}
+			default:
+				if c.Type == html.DocumentNode {
+					visible = walk(c, cx) || visible
+				}
 			}
 			c = next
 		}
+		return visible
 	}
-	walk(doc)
+	walk(doc, textContext{})
 	return removed
 }
 
-func hiddenNode(n *html.Node) bool {
-	switch n.Type {
-	case html.CommentNode:
-		return true
-	case html.ElementNode:
-	default:
-		return false
+// rendersItself are elements a reader sees without text in them.
+var rendersItself = map[atom.Atom]bool{
+	atom.Img: true, atom.Picture: true, atom.Svg: true, atom.Video: true, atom.Audio: true, atom.Canvas: true,
+	atom.Iframe: true, atom.Embed: true, atom.Object: true, atom.Input: true, atom.Select: true, atom.Textarea: true,
+	atom.Button: true, atom.Hr: true, atom.Math: true,
+}
+
+func styleOf(n *html.Node) style {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, "style") {
+			return parseStyle(a.Val)
+		}
 	}
-	switch n.DataAtom {
-	case atom.Template:
+	return nil
+}
+
+// hiddenElement reports an element hidden with everything it holds,
+// whatever its descendants say.
+func hiddenElement(n *html.Node, st style) bool {
+	if n.DataAtom == atom.Template {
 		return true
-	case atom.Html, atom.Head, atom.Body, atom.Script, atom.Style, atom.Title, atom.Meta, atom.Link:
-		// Never removed: metadata and structured data live there, and
-		// scripts and styles are dropped by extraction anyway.
-		return false
 	}
-	var style, class string
+	var class string
 	for _, a := range n.Attr {
 		switch strings.ToLower(a.Key) {
 		case "hidden":
 			if !strings.EqualFold(strings.TrimSpace(a.Val), "until-found") {
 				return true
 			}
-		case "style":
-			style = a.Val
 		case "class":
 			class = a.Val
 		}
 	}
-	return (style != "" && hiddenStyle(style)) || (class != "" && hiddenClass(class))
+	return (st != nil && hiddenStyle(st)) || (class != "" && hiddenClass(class))
+}
+
+// textContext is what an element's text inherits from its ancestors'
+// inline styles.
+type textContext struct {
+	// invisible: visibility hidden or collapse.
+	invisible bool
+	// tiny: a font size of 1px or less.
+	tiny bool
+	// color is the text colour, when an inline style set one.
+	color    rgba
+	hasColor bool
+	// bg is the background colour painted behind the text, when an
+	// inline style set one; bgIsColor: the background is the text colour
+	// itself (currentcolor).
+	bg        rgba
+	hasBg     bool
+	bgIsColor bool
+	// paired: the colour and the background were set together on one
+	// element, and nothing below it set either; such a pair holds for
+	// everything inside, classes or not. open: no element since the
+	// background's has a class or id, through which a style sheet may
+	// have painted another background.
+	paired, open bool
+}
+
+// hidden reports text no reader sees in this context.
+func (cx textContext) hidden() bool {
+	switch {
+	case cx.invisible, cx.tiny, cx.bgIsColor:
+		return true
+	case cx.hasColor && cx.color.a < 0.05:
+		return true
+	}
+	return cx.hasColor && cx.hasBg && (cx.paired || cx.open) && indistinct(cx.color, cx.bg)
+}
+
+// inherit is the context of element n, with inline style st, inside cx
+// (CSS Cascade 4, section 7.2: inherited properties take the parent's
+// value unless the element sets its own; inherit and unset take it
+// explicitly; initial and revert restore the initial value).
+//
+// Colours come from inline styles only, so a pair of colour and
+// background set on different elements is trusted only where no style
+// sheet can have come between: an element with a class or id may have
+// a background of its own (the colour below it is then compared with
+// nothing), and one that sets a background inline but not its colour is
+// given its colour by a style sheet, most likely a contrasting one.
+func (cx textContext) inherit(n *html.Node, st style) textContext {
+	out := cx
+	switch st.get("visibility").keyword() {
+	case "hidden", "collapse":
+		out.invisible = true
+	case "visible", "initial", "revert", "revert-layer":
+		out.invisible = false
+	}
+	if v := st.get("font-size"); len(v) > 0 {
+		if t, ok := v.single(); ok {
+			n, unit, isNum := number(t)
+			switch {
+			case isNum && n <= 0:
+				out.tiny = true
+			case isNum && (unit == "em" || unit == "%" || unit == "ex" || unit == "ch" || unit == "cap" || unit == "ic" || unit == "lh"):
+				// Relative to the parent's size: tiny stays tiny.
+			case isNum:
+				out.tiny = unit == "px" && n <= 1 || unit == "pt" && n <= 0.75
+			case t.s == "smaller" || t.s == "inherit" || t.s == "unset":
+			case t.tt == css.IdentToken:
+				out.tiny = false // a size keyword, initial
+			}
+		}
+	}
+	classed := hasAttr(n, "class") || hasAttr(n, "id")
+	setColor, setBg := false, false
+	if v := st.get("color"); len(v) > 0 {
+		setColor = true
+		out.bgIsColor = false // the background that was the text colour was the parent's
+		if c, ok := colorOf(v); ok {
+			out.color, out.hasColor = c, true
+		} else if k := v.keyword(); k != "inherit" && k != "unset" && k != "currentcolor" {
+			out.hasColor = false // unknown: initial, var(), a system colour
+		}
+	}
+	bg := st.get("background-color")
+	switch {
+	case bg.keyword() == "currentcolor":
+		out.bgIsColor, out.hasBg = true, false
+	case len(bg) > 0:
+		if c, ok := colorOf(bg); ok && c.a > 0 {
+			base := rgba{1, 1, 1, 1} // the canvas
+			if cx.hasBg {
+				base = cx.bg
+			}
+			out.bg, out.hasBg, out.bgIsColor, setBg = c.over(base), true, false, true
+		} else if !ok {
+			out.hasBg, out.bgIsColor = false, false // var(), inherit...
+		}
+	}
+	if img := st.get("background-image"); len(img) > 0 && img.keyword() != "none" {
+		out.hasBg, out.bgIsColor, setBg = false, false, false // text over an image can be read
+	}
+	switch {
+	case setColor && setBg:
+		out.paired, out.open = true, true
+	case setBg:
+		out.paired, out.open = false, true
+		if classed {
+			out.hasColor = false
+		}
+	case setColor:
+		out.paired, out.open = false, out.open && !classed
+	default:
+		out.open = out.open && !classed
+	}
+	return out
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // srOnly are class names of the visually-hidden pattern across CSS
@@ -120,83 +303,91 @@ func hiddenClass(class string) bool {
 	return true
 }
 
-var (
-	offscreenRe = regexp.MustCompile(`^-\d{3,}(?:\.\d+)?(?:px|pt|em|rem|vw|vh|%)?$`)
-	zeroLenRe   = regexp.MustCompile(`^0*(?:\.0+)?(?:px|pt|em|rem|%|vw|vh)?$`)
-	clipZeroRe  = regexp.MustCompile(`^rect\(\s*0(?:px)?[\s,]+0(?:px)?[\s,]+0(?:px)?[\s,]+0(?:px)?\s*\)$`)
-)
-
-// hiddenStyle decides from an inline style attribute. Later declarations
-// override earlier ones, as in CSS.
-func hiddenStyle(style string) bool {
-	decl := map[string]string{}
-	for part := range strings.SplitSeq(style, ";") {
-		k, v, ok := strings.Cut(part, ":")
-		if !ok {
-			continue
-		}
-		v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")))
-		decl[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
-	}
-	if decl["display"] == "none" {
+// hiddenStyle reports an inline style that hides the element and all it
+// holds, whatever its descendants' styles say: display:none, a near-zero
+// opacity, scale(0), clipping or sizing to nothing, and positions or
+// indents far off-screen.
+func hiddenStyle(st style) bool {
+	if st.get("display").keyword() == "none" {
 		return true
 	}
-	if v := decl["visibility"]; v == "hidden" || v == "collapse" {
-		return true
-	}
-	if v, ok := decl["opacity"]; ok {
-		if f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err == nil && (f < 0.05 || strings.HasSuffix(v, "%") && f < 5) {
+	if t, ok := st.get("opacity").single(); ok {
+		if n, unit, isNum := number(t); isNum && (unit == "" && n < 0.05 || unit == "%" && n < 5) {
 			return true
 		}
 	}
-	if v, ok := decl["font-size"]; ok && tinyLength(v) {
-		return true
-	}
-	if v := decl["color"]; v == "transparent" || strings.HasPrefix(v, "rgba(") && strings.HasSuffix(strings.ReplaceAll(v, " ", ""), ",0)") {
-		return true
-	}
-	if c, bg := decl["color"], decl["background-color"]; c != "" && c == bg && !cssKeyword[c] {
-		return true
-	}
-	if decl["overflow"] == "hidden" && (zeroLen(decl["width"]) || zeroLen(decl["height"]) || zeroLen(decl["max-height"]) || zeroLen(decl["max-width"])) {
-		return true
-	}
-	if clipZeroRe.MatchString(decl["clip"]) {
-		return true
-	}
-	if v := decl["clip-path"]; strings.HasPrefix(v, "inset(50%") || strings.HasPrefix(v, "inset(100%") || v == "circle(0)" || v == "circle(0px)" {
-		return true
-	}
-	if v := decl["transform"]; strings.Contains(v, "scale(0)") || strings.Contains(v, "scale(0,") || strings.Contains(v, "scalex(0)") || strings.Contains(v, "scaley(0)") {
-		return true
-	}
-	if offscreenRe.MatchString(decl["text-indent"]) {
-		return true
-	}
-	if p := decl["position"]; p == "absolute" || p == "fixed" {
-		for _, side := range []string{"left", "top", "right", "bottom", "margin-left", "margin-top"} {
-			if offscreenRe.MatchString(decl[side]) {
+	switch st.get("overflow").keyword() {
+	case "hidden", "clip":
+		for _, p := range []string{"width", "height", "max-height", "max-width"} {
+			if st.get(p).zeroLength() {
 				return true
 			}
 		}
 	}
-	return false
-}
-
-// cssKeyword are values that do not name a colour by themselves.
-var cssKeyword = map[string]bool{"inherit": true, "initial": true, "unset": true, "revert": true, "currentcolor": true}
-
-// zeroLen reports a length of zero ("0", "0px", "0.0em").
-func zeroLen(v string) bool { return v != "" && zeroLenRe.MatchString(v) }
-
-// tinyLength reports a font size of 1px or less (or zero in any unit).
-func tinyLength(v string) bool {
-	if zeroLen(v) {
+	if clip := st.get("clip"); len(clip) > 0 && clip[0].tt == css.FunctionToken && clip[0].s == "rect(" {
+		zeros := 0
+		for _, t := range clip[1:] {
+			if n, _, ok := number(t); ok && n == 0 {
+				zeros++
+			} else if t.tt != css.CommaToken && t.tt != css.RightParenthesisToken {
+				zeros = -1
+				break
+			}
+		}
+		if zeros == 4 {
+			return true
+		}
+	}
+	if cp := st.get("clip-path"); len(cp) >= 2 && cp[0].tt == css.FunctionToken {
+		n, unit, ok := number(cp[1])
+		switch cp[0].s {
+		case "inset(":
+			if ok && unit == "%" && n >= 50 {
+				return true
+			}
+		case "circle(":
+			if ok && n == 0 {
+				return true
+			}
+		}
+	}
+	tf := st.get("transform")
+	for i, t := range tf {
+		if t.tt != css.FunctionToken {
+			continue
+		}
+		// scale(0), scale(1, 0), scaleX(0), scale3d(0, 1, 1): the x or y
+		// factor is zero (a z factor of zero flattens, but shows).
+		axes := 0
+		switch t.s {
+		case "scalex(", "scaley(":
+			axes = 1
+		case "scale(", "scale3d(":
+			axes = 2
+		}
+		for _, a := range tf[i+1:] {
+			if axes == 0 || a.tt == css.RightParenthesisToken {
+				break
+			}
+			if a.tt == css.CommaToken {
+				continue
+			}
+			if n, _, ok := number(a); ok && n == 0 {
+				return true
+			}
+			axes--
+		}
+	}
+	if st.get("text-indent").offscreen() {
 		return true
 	}
-	if n, ok := strings.CutSuffix(v, "px"); ok {
-		f, err := strconv.ParseFloat(n, 64)
-		return err == nil && f <= 1
+	switch st.get("position").keyword() {
+	case "absolute", "fixed":
+		for _, side := range []string{"left", "top", "right", "bottom", "margin-left", "margin-top"} {
+			if st.get(side).offscreen() {
+				return true
+			}
+		}
 	}
 	return false
 }
