@@ -59,6 +59,16 @@ type Fetch struct {
 	// Browser configures the browser that renders pages and the limits
 	// each rendered page runs under.
 	Browser Browser `yaml:"browser"`
+	// ExtractMemory is the memory, in bytes, that HTML extraction may use
+	// at once across all requests. Each page's peak is estimated from its
+	// elements, attributes and bytes before it is parsed; a page waits
+	// (within fetch.timeout) until it fits beside the pages already
+	// extracting, and a page estimated at more than half the budget is
+	// extracted in part, up to that half, with a note at the end of its
+	// content. The default is 268435456 (256 MiB), which keeps four
+	// 10 MiB pages at once within a 512 MiB container; raise it with the
+	// memory limit, lower it for a smaller one. At least 8388608 (8 MiB).
+	ExtractMemory int64 `yaml:"extract_memory"`
 }
 
 // Browser configures page rendering in headless Chromium.
@@ -163,6 +173,9 @@ func (f *Fetch) applyDefaults() {
 	if b.Block == nil {
 		b.Block = []string{"image", "font", "media"}
 	}
+	if f.ExtractMemory == 0 {
+		f.ExtractMemory = 256 << 20
+	}
 }
 
 func (f *Fetch) validate() []error {
@@ -216,6 +229,9 @@ func (f *Fetch) validate() []error {
 		if !slices.Contains(BrowserBlockable, k) {
 			errs = append(errs, fmt.Errorf("fetch.browser.block: %q is not one of %s", k, strings.Join(BrowserBlockable, ", ")))
 		}
+	}
+	if f.ExtractMemory < 8<<20 {
+		errs = append(errs, fmt.Errorf("fetch.extract_memory: %d must be at least 8388608 (8 MiB)", f.ExtractMemory))
 	}
 	return errs
 }

@@ -138,15 +138,21 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 		if format == extract.Markdown || format == extract.Text {
 			alt = markdownAlternate(body, p.url)
 		}
-		// Wait for room in the extraction budget; the slot is held until
-		// extraction really returns, even after the caller has gone.
-		// (Decoding to UTF-8 can grow a body past the limit; the weight is
-		// capped so such a page still gets a turn.)
-		weight := min(max(int64(len(body)), 1), extractBudget(f.opts.MaxBodyBytes))
-		if err := f.extracting.Acquire(ctx, weight); err != nil {
-			return nil, nil, ctxError(ctx, where)
+		// Wait for room in the extraction memory budget (budget.go); the
+		// room is held until extraction really returns, even after the
+		// caller has gone. A page too large for half the budget is cut.
+		weight, cut := htmlCost(body, f.extractLimit())
+		if cut == 0 && len(body) > 0 {
+			return nil, nil, fmt.Errorf("%s: %w: the page opens with a tag of %s, more than half of fetch.extract_memory can extract",
+				where, ErrTooLarge, sizeString(len(body)))
 		}
-		doc, err := f.extractHTML(ctx, body, extract.Options{URL: p.url.String(), Format: format})
+		weight = max(weight, 1)
+		if err := f.extracting.Acquire(ctx, weight); err != nil {
+			return nil, nil, fmt.Errorf("%w: waited for memory to extract the page (%s of HTML, estimated at %s) while other large pages were extracted",
+				ctxError(ctx, where), sizeString(len(body)), sizeString(int(weight)))
+		}
+		part := body[:cut]
+		doc, err := f.extractHTML(ctx, part, extract.Options{URL: p.url.String(), Format: format})
 		f.extracting.Release(weight)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -160,6 +166,15 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 		res.Title = doc.Metadata.Title
 		res.Metadata = doc.Metadata
 		res.Content = doc.Content
+		if cut < len(body) {
+			res.Incomplete = true
+			if format == extract.Raw {
+				res.Content = string(body) // as received: nothing is extracted
+			} else {
+				res.Content += incompleteNote(string(format), cut, len(body))
+			}
+			f.log.InfoContext(ctx, "page too large to extract whole", "url", where, "html_bytes", len(body), "extracted_bytes", cut)
+		}
 		return res, alt, nil
 	}
 

@@ -53,6 +53,10 @@ type Result struct {
 	NextStartIndex int `json:"next_start_index,omitempty"`
 	// TotalLength is the length in characters of the whole content.
 	TotalLength int `json:"total_length,omitempty"`
+	// Incomplete reports an HTML page too large to extract whole within
+	// the extraction memory budget (fetch.extract_memory): Content comes
+	// from its first part and ends with a note saying how much.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Metadata describes the page (author, dates, language, canonical URL).
 	Metadata extract.Metadata `json:"metadata,omitzero"`
 	// RetrievedAt is when the page was fetched (not when it was served from

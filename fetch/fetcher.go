@@ -65,8 +65,8 @@ type Fetcher struct {
 	// prove which address would have been reached without sending a
 	// packet anywhere.
 	onDial func(netip.AddrPort) error
-	// extracting bounds the HTML under extraction at once, in bytes (see
-	// extractBudget).
+	// extracting is the extraction memory budget, in bytes of estimated
+	// peak (see budget.go).
 	extracting *semaphore.Weighted
 	// extractHTML is extract.Extract; a field so tests can observe calls.
 	extractHTML func(ctx context.Context, body []byte, opts extract.Options) (*extract.Document, error)
@@ -85,7 +85,7 @@ func New(opts Options) (*Fetcher, error) {
 		opts:        opts,
 		log:         opts.Logger,
 		hosts:       newHostLimiter(opts.PerHostConcurrency),
-		extracting:  semaphore.NewWeighted(extractBudget(opts.MaxBodyBytes)),
+		extracting:  semaphore.NewWeighted(opts.ExtractMemory),
 		flights:     make(map[string]*flight),
 		extractHTML: extract.Extract,
 		now:         time.Now,
@@ -147,15 +147,6 @@ func (f *Fetcher) control(network, address string, c syscall.RawConn) error {
 	}
 	return nil
 }
-
-// extractBudget is how many bytes of HTML may be under extraction at once.
-// Extraction builds several DOM candidates and holds a hundred or more
-// times the page's size in memory (a 10 MiB page can take over a GiB, see
-// docs/benchmarks.md), and cannot be interrupted once started. Without a
-// budget, a burst of large pages could exhaust memory; with it they queue,
-// within their timeout, while small pages pass freely. Twice the body
-// limit lets two maximum-size pages, or many ordinary ones, run together.
-func extractBudget(maxBody int64) int64 { return 2 * maxBody }
 
 // Close releases idle connections and stops the browser, if one runs.
 func (f *Fetcher) Close() {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -189,70 +187,5 @@ func TestFetchTimeoutDuringExtraction(t *testing.T) {
 	f.opts.Timeout = time.Minute
 	if _, err := f.Fetch(context.Background(), Request{URL: srv.URL + "/slow-extract"}); err != nil {
 		t.Fatalf("fetch after the timeout: %v", err)
-	}
-}
-
-// TestExtractionBudget checks that no more HTML is under extraction at
-// once than the budget, twice max_body_bytes: with pages just under the
-// limit, two at a time; the others wait their turn and succeed.
-func TestExtractionBudget(t *testing.T) {
-	const maxBody = 64 << 10
-	const n = 5
-	page := []byte(strings.Replace(articleHTML, "<footer>", strings.Repeat("<!-- padding -->", (maxBody-4096)/16)+"<footer>", 1))
-	if len(page) > maxBody || len(page) < maxBody/2+1 {
-		t.Fatalf("page of %d bytes does not fit the test", len(page))
-	}
-	// The server answers only once all n requests are in, so the pages
-	// reach extraction together.
-	var reqs sync.WaitGroup
-	reqs.Add(n)
-	srv, _ := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reqs.Done()
-		reqs.Wait()
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write(page)
-	}))
-	f := newTestFetcher(t, func(o *Options) {
-		o.MaxBodyBytes = maxBody
-		o.IgnoreRobots = true
-		o.CacheTTL = -1
-		o.PerHostConcurrency = n
-	})
-	var mu sync.Mutex
-	var inFlight, maxSeen int
-	arrived := make(chan struct{}, n)
-	release := make(chan struct{})
-	f.extractHTML = func(ctx context.Context, body []byte, opts extract.Options) (*extract.Document, error) {
-		mu.Lock()
-		inFlight += len(body)
-		maxSeen = max(maxSeen, inFlight)
-		mu.Unlock()
-		arrived <- struct{}{}
-		<-release
-		mu.Lock()
-		inFlight -= len(body)
-		mu.Unlock()
-		return extract.Extract(ctx, body, opts)
-	}
-	var urls []string
-	for i := range n {
-		urls = append(urls, srv.URL+"/p"+strconv.Itoa(i))
-	}
-	wait := fetchConcurrently(t, f, urls...)
-	// Two pages are extracting and hold the budget: a third does not fit.
-	<-arrived
-	<-arrived
-	if f.extracting.TryAcquire(int64(len(page))) {
-		t.Fatal("a third page fits in the extraction budget")
-	}
-	release <- struct{}{}
-	release <- struct{}{}
-	for range n - 2 {
-		<-arrived
-		release <- struct{}{}
-	}
-	wait()
-	if maxSeen > 2*maxBody {
-		t.Errorf("%d bytes under extraction at once, budget %d", maxSeen, 2*maxBody)
 	}
 }

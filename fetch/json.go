@@ -23,6 +23,9 @@ type JSONResult struct {
 	Content        string `json:"content"`
 	Truncated      bool   `json:"truncated"`
 	NextStartIndex int    `json:"next_start_index"`
+	// Incomplete is Result.Incomplete: the page was too large to
+	// extract whole; omitted when false.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Injection is Result.Injection: passages flagged as likely prompt
 	// injections, omitted when there are none.
 	Injection []InjectionFlag `json:"injection,omitempty"`
@@ -64,7 +67,7 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 	return JSONResult{
 		URL: url, FinalURL: res.FinalURL, Status: res.Status, ContentType: res.ContentType,
 		Title: res.Title, Content: res.Content, Truncated: res.Truncated, NextStartIndex: res.NextStartIndex,
-		Injection: res.Injection, Rendered: res.Rendered,
+		Incomplete: res.Incomplete, Injection: res.Injection, Rendered: res.Rendered,
 	}
 }
 

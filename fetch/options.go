@@ -53,6 +53,11 @@ type Options struct {
 	OnDownload func(bytes int)
 	// PDFTimeout bounds PDF text extraction (10s).
 	PDFTimeout time.Duration
+	// ExtractMemory is the process-wide budget for HTML extraction, in
+	// bytes of estimated peak memory (DefaultExtractMemory). Pages wait
+	// for room in it, and a page estimated at more than half of it is
+	// extracted in part (see budget.go).
+	ExtractMemory int64
 	// RobotsCacheTTL is how long a site's robots.txt is reused (1h).
 	RobotsCacheTTL time.Duration
 	// Logger receives debug and warning logs; nil discards them.
@@ -94,6 +99,7 @@ func OptionsFromConfig(c config.Fetch) Options {
 		CacheSize:            c.CacheSize,
 		PDFTimeout:           c.PDFTimeout,
 		Render:               RenderMode(c.Render),
+		ExtractMemory:        c.ExtractMemory,
 	}
 }
 
@@ -128,6 +134,9 @@ func (o *Options) applyDefaults() {
 	if o.PDFTimeout == 0 {
 		o.PDFTimeout = 10 * time.Second
 	}
+	if o.ExtractMemory == 0 {
+		o.ExtractMemory = DefaultExtractMemory
+	}
 	if o.RobotsCacheTTL == 0 {
 		o.RobotsCacheTTL = time.Hour
 	}
@@ -155,6 +164,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("fetch: per-host concurrency %d must be at least 1", o.PerHostConcurrency)
 	case o.PDFTimeout < 0:
 		return fmt.Errorf("fetch: pdf timeout %s must be positive", o.PDFTimeout)
+	case o.ExtractMemory < minExtractMemory:
+		return fmt.Errorf("fetch: extract memory %d must be at least %d bytes (8 MiB)", o.ExtractMemory, minExtractMemory)
 	}
 	if _, err := ParseRenderMode(string(o.Render)); err != nil {
 		return fmt.Errorf("fetch: %w", err)

@@ -26,6 +26,7 @@ var documentedDefaults = Options{
 	CacheSize:           1000,
 	PDFTimeout:          10 * time.Second,
 	RobotsCacheTTL:      time.Hour,
+	ExtractMemory:       256 << 20,
 }
 
 var ignoreLogger = cmp.Options{cmpopts.IgnoreFields(Options{}, "Logger", "AllowAddr"), cmpopts.IgnoreUnexported(Options{})}
@@ -68,6 +69,7 @@ func TestOptionsFromConfig(t *testing.T) {
   cache_size: 50
   pdf_timeout: 3s
   render: never
+  extract_memory: 67108864
 `
 	c, err := config.Parse(strings.NewReader(yaml), func(string) (string, bool) { return "", false })
 	if err != nil {
@@ -81,7 +83,8 @@ func TestOptionsFromConfig(t *testing.T) {
 		AllowPrivateNetworks: true, MaxBodyBytes: 2048, MaxCompressionRatio: 20, Timeout: 7 * time.Second,
 		MaxURLLength: 100, MaxRedirects: 3, IgnoreRobots: true, UserAgent: "acme-bot/2.0 (+https://acme.example/bot)",
 		PerHostConcurrency: 2, CacheTTL: time.Minute, CacheSize: 50, PDFTimeout: 3 * time.Second, RobotsCacheTTL: time.Hour,
-		Render: RenderNever,
+		Render:        RenderNever,
+		ExtractMemory: 64 << 20,
 	}
 	if diff := cmp.Diff(want, f.opts, ignoreLogger); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
@@ -101,6 +104,7 @@ func TestOptionsValidate(t *testing.T) {
 		"per host":        {PerHostConcurrency: -1},
 		"pdf timeout":     {PDFTimeout: -time.Second},
 		"render":          {Render: "sometimes"},
+		"extract memory":  {ExtractMemory: 1 << 20},
 	} {
 		if _, err := New(o); err == nil {
 			t.Errorf("%s: New accepted %+v", name, o)
