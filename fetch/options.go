@@ -53,7 +53,8 @@ type Options struct {
 	OnDownload func(bytes int)
 	// PDFTimeout bounds PDF text extraction (10s).
 	PDFTimeout time.Duration
-	// ExtractMemory is the process-wide budget for HTML extraction, in
+	// ExtractMemory is the budget for HTML extraction shared by all of
+	// the Fetcher's requests (webgate runs one Fetcher per process), in
 	// bytes of estimated peak memory (DefaultExtractMemory). Pages wait
 	// for room in it, and a page estimated at more than half of it is
 	// extracted in part (see budget.go).
