@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,7 @@ const codeMaxUsesExceeded = "max_uses_exceeded"
 // it is an *UpstreamError to relay as is, a *StreamError, a transport
 // error reaching the upstream, or ctx's error. Once a stream has begun,
 // failures end it with an error event instead and Serve returns nil.
-func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header) error {
+func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	o := newOutput(w, t.req.Stream, t.e.o.NewID("msg_"), t.req.Model)
@@ -33,6 +34,11 @@ func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header
 		stop := t.e.startPinger(ctx, cancel, o)
 		defer stop()
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = t.e.recovered(ctx, p, o)
+		}
+	}()
 	start := time.Now()
 	st, err := t.run(ctx, hdr, o)
 	t.e.logTurn(ctx, t, st, err, time.Since(start))
@@ -59,6 +65,26 @@ func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header
 		h.Set("Content-Type", "application/json")
 		_, _ = w.Write(msg)
 	}
+	return nil
+}
+
+// recovered answers a turn that panicked: a bug must cost its request an
+// answer (500 api_error, or an error event once the stream began), not
+// the connection, and leave the output usable for the deferred cleanup.
+// The panic and its stack go to the log at error level.
+func (e *Engine) recovered(ctx context.Context, p any, o *output) error {
+	if p == http.ErrAbortHandler {
+		panic(p)
+	}
+	e.log.ErrorContext(ctx, "emulated turn panicked", "panic", p, "stack", string(debug.Stack()))
+	se := &StreamError{Type: "api_error", Message: "internal error", Status: http.StatusInternalServerError}
+	o.mu.Lock()
+	started, stream := o.started, o.stream
+	o.mu.Unlock()
+	if !started || !stream {
+		return se
+	}
+	o.fail(se)
 	return nil
 }
 
@@ -239,6 +265,14 @@ func (t *Turn) runCalls(ctx context.Context, o *output, calls []srvCall, used ma
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				// A tool's bug would otherwise take the whole process
+				// down from this goroutine; the call fails instead.
+				if p := recover(); p != nil {
+					t.e.log.ErrorContext(ctx, "server tool panicked", "tool", c.tool.Name(), "panic", p, "stack", string(debug.Stack()))
+					outs[i] = c.tool.Fail(call, "unavailable")
+				}
+			}()
 			select {
 			case sem <- struct{}{}:
 				defer func() { <-sem }()
@@ -315,6 +349,19 @@ type upBlock struct {
 // maxUpstreamBlocks bounds the blocks of one upstream response.
 const maxUpstreamBlocks = 4096
 
+// errNoMessageStart is an upstream stream whose message ends (or never
+// begins) without message_start: the Messages API opens every stream
+// with it, so the upstream is broken and its reply cannot be trusted.
+var errNoMessageStart = badUpstream("upstream stream did not begin with message_start")
+
+// badUpstream is the error of an upstream reply that breaks the Messages
+// API's stream grammar or stops short: 502, the gateway got an invalid
+// response (a streaming client already answered gets it as an error
+// event).
+func badUpstream(msg string) *StreamError {
+	return &StreamError{Type: "api_error", Message: msg, Status: http.StatusBadGateway}
+}
+
 // pump relays one upstream response to the client: text live (citation
 // markers turned into citations), thinking and client tool calls as they
 // come, emulated tool calls as server_tool_use blocks. It returns what
@@ -337,7 +384,10 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 			if ctx.Err() != nil {
 				return r, ctx.Err()
 			}
-			return r, &StreamError{Type: "api_error", Message: "reading the upstream stream: " + err.Error()}
+			// Transport errors may name internal addresses: the log gets
+			// them, the client a plain sentence.
+			t.e.log.WarnContext(ctx, "upstream stream broken", "err", err)
+			return r, badUpstream("the upstream stream broke off before the message was complete")
 		}
 		if err := o.failed(); err != nil {
 			return r, err
@@ -346,7 +396,7 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 			if i, raw, d, ok := fastDelta(e.Data); ok {
 				b := blocks[i]
 				if b == nil {
-					return r, &StreamError{Type: "api_error", Message: fmt.Sprintf("upstream delta for unknown content block %d", i)}
+					return r, badUpstream(fmt.Sprintf("upstream delta for unknown content block %d", i))
 				}
 				t.blockDelta(b, raw, &d, o)
 				continue
@@ -354,7 +404,7 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 		}
 		var u upEvent
 		if err := json.Unmarshal(e.Data, &u); err != nil {
-			return r, &StreamError{Type: "api_error", Message: "malformed upstream event: " + err.Error()}
+			return r, badUpstream("malformed upstream event: " + err.Error())
 		}
 		if u.Type == "" {
 			u.Type = e.Name
@@ -372,7 +422,7 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 				sawStart = true
 			}
 			if len(blocks) >= maxUpstreamBlocks || blocks[u.Index] != nil {
-				return r, &StreamError{Type: "api_error", Message: fmt.Sprintf("upstream content block %d is invalid or repeated", u.Index)}
+				return r, badUpstream(fmt.Sprintf("upstream content block %d is invalid or repeated", u.Index))
 			}
 			b := t.startBlock(u.ContentBlock, o)
 			blocks[u.Index] = b
@@ -380,11 +430,11 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 		case "content_block_delta":
 			b := blocks[u.Index]
 			if b == nil {
-				return r, &StreamError{Type: "api_error", Message: fmt.Sprintf("upstream delta for unknown content block %d", u.Index)}
+				return r, badUpstream(fmt.Sprintf("upstream delta for unknown content block %d", u.Index))
 			}
 			var d delta
 			if err := json.Unmarshal(u.Delta, &d); err != nil {
-				return r, &StreamError{Type: "api_error", Message: "malformed upstream delta: " + err.Error()}
+				return r, badUpstream("malformed upstream delta: " + err.Error())
 			}
 			t.blockDelta(b, u.Delta, &d, o)
 		case "content_block_stop":
@@ -392,6 +442,9 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 				t.stopBlock(b, o)
 			}
 		case "message_delta":
+			if !sawStart {
+				return r, errNoMessageStart
+			}
 			var d struct {
 				StopReason   string          `json:"stop_reason"`
 				StopSequence json.RawMessage `json:"stop_sequence"`
@@ -402,11 +455,12 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 				mergeUsage(&startUse, *u.Usage)
 			}
 		case "message_stop":
+			if !sawStart {
+				return r, errNoMessageStart
+			}
 			sawStop = true
 		case "ping":
-			o.mu.Lock()
-			o.emit("ping", []byte(`{"type":"ping"}`))
-			o.mu.Unlock()
+			o.ping()
 		case "error":
 			se := &StreamError{Type: "api_error", Message: "upstream error"}
 			if u.Error != nil {
@@ -420,8 +474,13 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 		}
 	}
 	r.usage = startUse
-	if !sawStop && r.stopReason == "" {
-		return r, &StreamError{Type: "api_error", Message: "upstream stream ended unexpectedly"}
+	switch {
+	case !sawStart:
+		return r, errNoMessageStart
+	case !sawStop && r.stopReason == "":
+		return r, badUpstream("upstream stream ended unexpectedly")
+	case r.stopReason == "":
+		return r, badUpstream("upstream stream ended without a stop_reason")
 	}
 	for _, i := range order {
 		b := blocks[i]
@@ -439,7 +498,7 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 		default:
 			var err error
 			if j, err = b.acc.final(); err != nil {
-				return r, &StreamError{Type: "api_error", Message: "upstream " + err.Error()}
+				return r, badUpstream("upstream " + err.Error())
 			}
 			if b.acc.typ == "tool_use" {
 				r.client = append(r.client, b.acc.typ)
@@ -529,6 +588,9 @@ func (t *Turn) stopBlock(b *upBlock, o *output) {
 	case b.text != nil:
 		b.text.end()
 	case b.server != nil:
+		if b.client < 0 {
+			return // stopped already
+		}
 		in := bytes.TrimSpace(b.acc.input)
 		var buf bytes.Buffer
 		if len(in) == 0 || json.Compact(&buf, in) != nil || buf.Len() == 0 || buf.Bytes()[0] != '{' {

@@ -71,9 +71,11 @@ func newOutput(w http.ResponseWriter, stream bool, id, model string) *output {
 // errClientGone is recorded when writing to the client failed.
 var errClientGone = errors.New("client connection lost")
 
-// emit writes one event (streaming) under o.mu.
+// emit writes one event (streaming) under o.mu. Before message_start
+// there is no event writer, and nothing may be written: an event the
+// client would get before message_start breaks the stream's grammar.
 func (o *output) emit(name string, data []byte) {
-	if o.err != nil || !o.stream {
+	if o.err != nil || !o.stream || o.ew == nil {
 		return
 	}
 	if err := o.ew.Raw(name, data); err != nil {
@@ -86,6 +88,11 @@ func (o *output) emit(name string, data []byte) {
 func (o *output) start(u usage) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.startLocked(u)
+}
+
+// startLocked is start with o.mu held.
+func (o *output) startLocked(u usage) {
 	if o.started {
 		return
 	}
@@ -135,6 +142,9 @@ func (o *output) blockStart(block json.RawMessage) int {
 func (o *output) delta(i int, raw json.RawMessage, d *delta) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if i < 0 {
+		return
+	}
 	if !o.stream {
 		if i < len(o.blocks) {
 			o.blocks[i].apply(d)
@@ -168,6 +178,9 @@ func (o *output) inputJSON(i int, s string) {
 func (o *output) blockStop(i int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if i < 0 {
+		return
+	}
 	b := append(o.scratch[:0], `{"type":"content_block_stop","index":`...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	o.scratch = append(b, '}')
@@ -178,6 +191,9 @@ func (o *output) blockStop(i int) {
 func (o *output) finish(stopReason string, stopSeq json.RawMessage, u usage) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	// A message ends only after it began (the loop starts it before any
+	// upstream content; this keeps the grammar whatever the caller does).
+	o.startLocked(usage{})
 	o.finished, o.stopReason, o.stopSeq, o.finalUsage = true, stopReason, stopSeq, u
 	if stopSeq == nil {
 		stopSeq = json.RawMessage("null")
@@ -205,6 +221,15 @@ func (o *output) fail(e *StreamError) {
 		Type  string                `json:"type"`
 		Error anthropic.ErrorDetail `json:"error"`
 	}{"error", anthropic.ErrorDetail{Type: e.Type, Message: e.Message}}))
+}
+
+// ping relays an upstream ping. Before message_start it is dropped: a
+// stream must open with message_start, and webgate's own pinger keeps
+// the client's connection alive meanwhile.
+func (o *output) ping() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.emit("ping", []byte(`{"type":"ping"}`))
 }
 
 // pingIfIdle sends a ping when nothing was written for idle; it reports
