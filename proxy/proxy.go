@@ -26,7 +26,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/webgate/webgate/anthropic"
@@ -175,8 +174,10 @@ func (h *Handler) Register(mux *http.ServeMux) {
 // ServeHTTP routes a request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
-	if !(p == "/v1/messages" || strings.HasPrefix(p, "/v1/messages/") || p == "/v1/models" || strings.HasPrefix(p, "/v1/models/")) {
-		writeError(w, fmt.Errorf("%s: %w", p, errNotFound))
+	if _, err := upstream.Route(r.URL.EscapedPath()); err != nil {
+		// Refused before the body is read: only the Messages API's own
+		// paths are served, and none may climb out of them.
+		writeError(w, fmt.Errorf("%w: webgate serves only the Messages API's paths (/v1/messages, /v1/messages/count_tokens, /v1/messages/batches[/{id}[/cancel|/results]], /v1/models[/{id}]): %w", errNotFound, err))
 		return
 	}
 	body, err := h.readBody(w, r)

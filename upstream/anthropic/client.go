@@ -78,9 +78,17 @@ var hopHeaders = []string{
 // Do forwards in to the upstream with body as its exact body. The request
 // is bound to ctx, so cancelling ctx (a client disconnect) aborts the
 // upstream call. The caller closes the response body.
+//
+// Only the paths Route accepts are forwarded (others wrap
+// ErrPathNotServed), cleaned; callers check with Route first to answer
+// such a request without reading its body.
 func (c *Client) Do(ctx context.Context, in *http.Request, body []byte) (*http.Response, error) {
+	p, err := Route(in.URL.EscapedPath())
+	if err != nil {
+		return nil, err
+	}
 	target := *c.base
-	target.Path = strings.TrimSuffix(c.base.Path, "/") + in.URL.Path
+	target.Path = strings.TrimSuffix(c.base.Path, "/") + p
 	target.RawPath = ""
 	target.RawQuery = in.URL.RawQuery
 	var rd *bytes.Reader
@@ -88,7 +96,6 @@ func (c *Client) Do(ctx context.Context, in *http.Request, body []byte) (*http.R
 		rd = bytes.NewReader(body)
 	}
 	var req *http.Request
-	var err error
 	if rd != nil {
 		req, err = http.NewRequestWithContext(ctx, in.Method, target.String(), rd)
 	} else {
