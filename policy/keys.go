@@ -39,6 +39,25 @@ func GenerateKey() (key, hash string) {
 	return key, HashKey(key)
 }
 
+// ContainsKeyShaped reports whether s holds something shaped like a key
+// `webgate keys new` generates: KeyPrefix and 43 base62 characters.
+func ContainsKeyShaped(s string) bool {
+	for {
+		i := strings.Index(s, KeyPrefix)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(KeyPrefix):]
+		n := 0
+		for n < len(s) && n < keyLen && strings.IndexByte(base62, s[n]) >= 0 {
+			n++
+		}
+		if n == keyLen {
+			return true
+		}
+	}
+}
+
 // HashKey returns the configuration form of key's hash. A single SHA-256
 // is enough because gateway keys are long random values, not passwords: no
 // dictionary reaches them, so a slow hash would only slow every request.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,10 +38,10 @@ func (a *Auth) Enabled() bool { return a.keys.Len() > 0 }
 
 // Wrap guards next, which serves surface (a policy.Surface* constant):
 // the request must carry a valid key that its policy allows on surface,
-// or onErr answers it in the surface's format. The header that carried
-// the key is removed before next runs, so a gateway key is never
-// forwarded (the Messages proxy passes client credentials upstream when
-// it has none of its own).
+// or onErr answers it in the surface's format. Every header that carries
+// a gateway key is removed before next runs (see scrubKeys), so no
+// gateway key is ever forwarded (the Messages proxy passes client
+// credentials upstream when it has none of its own).
 func (a *Auth) Wrap(surface string, onErr ErrorWriter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !a.Enabled() {
@@ -68,8 +69,54 @@ func (a *Auth) Wrap(surface string, onErr ErrorWriter, next http.Handler) http.H
 		}
 		r = r.Clone(policy.WithCaller(r.Context(), policy.Caller{KeyID: key.ID, Surface: surface, Policy: key.Policy}))
 		r.Header.Del(header)
+		scrubKeys(r.Header, given)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// minScanLen is the shortest presented key looked for inside other
+// header values; configured keys are longer (server.auth_tokens need 16
+// characters, generated keys have 47), so this only guards the scan.
+const minScanLen = 16
+
+// scrubKeys removes from h every header that carries a gateway key: the
+// key presented, wherever it appears (inside Basic credentials too: a
+// client may have put it in both Authorization and x-api-key, or in any
+// other header), and anything shaped like a generated webgate key (another
+// key of the same client). A webgate key is webgate's business; no
+// upstream may see one.
+func scrubKeys(h http.Header, presented string) {
+	for name, vals := range h {
+		for _, v := range vals {
+			if carriesKey(v, presented) {
+				delete(h, name)
+				break
+			}
+		}
+	}
+}
+
+// carriesKey reports whether a header value holds key or a webgate-shaped
+// key, as it is or base64-encoded in Basic credentials.
+func carriesKey(v, key string) bool {
+	holds := func(s string) bool {
+		return s == key || (len(key) >= minScanLen && strings.Contains(s, key)) || policy.ContainsKeyShaped(s)
+	}
+	if holds(strings.TrimSpace(v)) {
+		return true
+	}
+	if scheme, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok && strings.EqualFold(scheme, "Basic") {
+		cred = strings.TrimSpace(cred)
+		d, err := base64.StdEncoding.DecodeString(cred)
+		if err != nil {
+			if d, err = base64.RawStdEncoding.DecodeString(cred); err != nil {
+				return false
+			}
+		}
+		user, pass, _ := strings.Cut(string(d), ":")
+		return holds(user) || holds(pass) || holds(string(d))
+	}
+	return false
 }
 
 // Credential returns the key a request presents and the header it came
