@@ -401,32 +401,55 @@ func accessLog(log *slog.Logger, obs Observer, metricsPath string, next http.Han
 		start := time.Now()
 		surface := surfaceOf(r.URL.Path, metricsPath)
 		rec := &statusRecorder{ResponseWriter: w, obs: obs, surface: surface}
+		// The bookkeeping is deferred: a handler that aborts its response
+		// (the proxy panics with http.ErrAbortHandler when an upstream
+		// breaks mid-stream) must still end its stream in the gauge and
+		// get its line. The panic goes on to net/http once this is done.
+		completed := false
+		defer func() {
+			logRequest(log, obs, r, rec, surface, start, !completed)
+		}()
 		next.ServeHTTP(rec, r)
-		end := time.Now()
-		took := end.Sub(start)
-		if rec.status == 0 {
-			rec.status = http.StatusOK // nothing written: net/http sends 200
-		}
-		if rec.streaming {
-			obs.StreamEnded(surface)
-		}
-		if obs != nil {
-			obs.ObserveRequest(surface, rec.status, took)
-		}
-		// The query string is left out: it holds search queries, which
-		// are the user's business, not the operator's log's.
-		h := log.Handler()
-		if !h.Enabled(r.Context(), slog.LevelInfo) {
-			return
-		}
-		// The record goes straight to the handler: Logger.LogAttrs would
-		// also walk the stack for the caller's program counter, which an
-		// access-log line has no use for (its source would be this
-		// function), at a cost of ~0.4 µs a request.
-		line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-		line.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
-			slog.Int("status", rec.status), slog.Duration("took", took))
-		line.AddAttrs(rec.extra...)
-		_ = h.Handle(r.Context(), line)
+		completed = true
 	})
+}
+
+// logRequest is accessLog's bookkeeping for one request: the stream gauge,
+// the observer and the access-log line (with aborted=true when the
+// handler cut its response short).
+func logRequest(log *slog.Logger, obs Observer, r *http.Request, rec *statusRecorder, surface string, start time.Time, aborted bool) {
+	end := time.Now()
+	took := end.Sub(start)
+	switch {
+	case rec.status == 0 && aborted:
+		// Nothing was sent and the connection is cut: the request
+		// failed here.
+		rec.status = http.StatusInternalServerError
+	case rec.status == 0:
+		rec.status = http.StatusOK // nothing written: net/http sends 200
+	}
+	if rec.streaming {
+		obs.StreamEnded(surface)
+	}
+	if obs != nil {
+		obs.ObserveRequest(surface, rec.status, took)
+	}
+	// The query string is left out: it holds search queries, which
+	// are the user's business, not the operator's log's.
+	h := log.Handler()
+	if !h.Enabled(r.Context(), slog.LevelInfo) {
+		return
+	}
+	// The record goes straight to the handler: Logger.LogAttrs would
+	// also walk the stack for the caller's program counter, which an
+	// access-log line has no use for (its source would be this
+	// function), at a cost of ~0.4 µs a request.
+	line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+	line.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("surface", surface),
+		slog.Int("status", rec.status), slog.Duration("took", took))
+	line.AddAttrs(rec.extra...)
+	if aborted {
+		line.AddAttrs(slog.Bool("aborted", true))
+	}
+	_ = h.Handle(r.Context(), line)
 }
