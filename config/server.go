@@ -29,8 +29,9 @@ type Server struct {
 	// legitimate search, fetch or MCP request.
 	MaxRequestBytes int64 `yaml:"max_request_bytes"`
 	// MaxConcurrentRequests caps the requests served at once; further
-	// requests get 503 with Retry-After until one finishes. The default is
-	// 256.
+	// requests get 503 with Retry-After until one finishes (on the
+	// Messages API 529 overloaded_error, which Anthropic clients retry).
+	// The default is 256.
 	MaxConcurrentRequests int `yaml:"max_concurrent_requests"`
 	// ShutdownTimeout is how long `webgate serve` waits for in-flight
 	// requests to finish after SIGINT or SIGTERM before closing them. The

@@ -26,6 +26,16 @@ var (
 	errMaxUsesExceeded = errors.New("max uses exceeded")
 )
 
+// ErrOverloaded is a request refused because webgate is at one of its
+// capacity limits (concurrent requests, request bytes held in memory). It
+// is answered as Anthropic answers when its API is overloaded: 529
+// overloaded_error, with Retry-After, which Anthropic's SDKs and Claude
+// Code retry.
+var ErrOverloaded = errors.New("webgate is overloaded")
+
+// overloadedRetryAfter is the Retry-After of an ErrOverloaded answer.
+const overloadedRetryAfter = time.Second
+
 // Errors of the HTTP surface, mapped by apiError.
 var (
 	errBodyTooLarge        = errors.New("request body too large")
@@ -133,6 +143,8 @@ func apiError(err error) (int, anthropic.ErrorResponse) {
 		return status, anthropic.NewError(se.Type, se.Message)
 	case errors.Is(err, errNotFound):
 		return http.StatusNotFound, anthropic.NewError("not_found_error", err.Error())
+	case errors.Is(err, ErrOverloaded):
+		return statusOverloaded, anthropic.NewError("overloaded_error", err.Error())
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
 		return http.StatusGatewayTimeout, anthropic.NewError("api_error", "upstream timed out")
 	case errors.Is(err, errUpstreamUnreachable):
@@ -167,8 +179,12 @@ var streamErrorStatus = map[string]int{
 	"request_too_large":     http.StatusRequestEntityTooLarge,
 	"rate_limit_error":      http.StatusTooManyRequests,
 	"timeout_error":         http.StatusGatewayTimeout,
-	"overloaded_error":      529,
+	"overloaded_error":      statusOverloaded,
 }
+
+// statusOverloaded is the status Anthropic's API answers overloaded_error
+// with.
+const statusOverloaded = 529
 
 // d2msg is a refusal's message for the caller.
 func d2msg(err error) string {
@@ -203,7 +219,11 @@ func writeError(w http.ResponseWriter, err error) {
 	status, body := apiError(err)
 	b, _ := anthropic.Marshal(body)
 	h := w.Header()
-	if ra := policy.RetryAfterOf(err); ra > 0 {
+	ra := policy.RetryAfterOf(err)
+	if errors.Is(err, ErrOverloaded) {
+		ra = overloadedRetryAfter
+	}
+	if ra > 0 {
 		h.Set("Retry-After", strconv.Itoa(int((ra+time.Second-1)/time.Second)))
 	}
 	h.Set("Content-Type", "application/json")

@@ -145,3 +145,55 @@ func (s *lockedBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestConcurrencyCapAnswersPerSurface: a request refused because every
+// slot is taken gets its own surface's error shape: Anthropic's
+// overloaded_error on the Messages surface (which its SDKs retry), the JSON
+// API's on /v1/search.
+func TestConcurrencyCapAnswersPerSurface(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	opts := testOptions()
+	opts.MaxConcurrent = 1
+	opts.Messages = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("hold") {
+			close(entered)
+			<-release
+		}
+		io.WriteString(w, "{}")
+	})
+	ts := httptest.NewServer(Handler(opts))
+	defer ts.Close()
+	held := make(chan error, 1)
+	go func() {
+		resp, err := http.Post(ts.URL+"/v1/messages?hold", "application/json", strings.NewReader("{}"))
+		if err == nil {
+			resp.Body.Close()
+		}
+		held <- err
+	}()
+	<-entered
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{"POST", "/v1/messages", 529, `{"type":"error","error":{"type":"overloaded_error","message":`},
+		{"GET", "/v1/models", 529, `{"type":"error","error":{"type":"overloaded_error","message":`},
+		{"GET", "/v1/search?q=go", 503, `"type":"overloaded"`},
+	} {
+		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || !strings.Contains(string(b), tt.body) || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("%s %s = %d %s (Retry-After %q), want %d with %s", tt.method, tt.path, resp.StatusCode, b, resp.Header.Get("Retry-After"), tt.status, tt.body)
+		}
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -136,7 +136,15 @@ func handler(opts Options, st *state) http.Handler {
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
 	}))
-	limited := limitConcurrency(opts.MaxConcurrent, mux)
+	// A request refused at the cap is answered in its surface's shape.
+	overloaded := func(w http.ResponseWriter, r *http.Request) {
+		if opts.Messages != nil && surfaceOf(r.URL.Path, "") == policy.SurfaceMessages {
+			proxy.WriteError(w, r, fmt.Errorf("%w: too many concurrent requests; retry shortly", proxy.ErrOverloaded))
+			return
+		}
+		httpapi.WriteError(w, http.StatusServiceUnavailable, "overloaded", "too many concurrent requests; retry shortly", time.Second)
+	}
+	limited := limitConcurrency(opts.MaxConcurrent, overloaded, mux)
 	probes.Handle("/", limited)
 	// Only the probes' own paths go through the probe mux: every other
 	// request would find nothing there but "/" (~0.4 µs of pattern
@@ -325,9 +333,10 @@ func limitBody(n int64, next http.Handler) http.Handler {
 	})
 }
 
-// limitConcurrency answers 503 with Retry-After when MaxConcurrent requests
-// are already in flight, rather than queueing without bound.
-func limitConcurrency(n int, next http.Handler) http.Handler {
+// limitConcurrency refuses a request with refuse (an overloaded answer
+// with Retry-After) when n requests are already in flight, rather than
+// queueing without bound.
+func limitConcurrency(n int, refuse http.HandlerFunc, next http.Handler) http.Handler {
 	sem := make(chan struct{}, n)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -335,7 +344,7 @@ func limitConcurrency(n int, next http.Handler) http.Handler {
 			defer func() { <-sem }()
 			next.ServeHTTP(w, r)
 		default:
-			httpapi.WriteError(w, http.StatusServiceUnavailable, "overloaded", "too many concurrent requests; retry shortly", time.Second)
+			refuse(w, r)
 		}
 	})
 }
