@@ -62,6 +62,15 @@ type Upstream struct {
 	// default is 33554432 (32 MiB), Anthropic's own limit for the Messages
 	// API; larger bodies are refused with request_too_large.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	// MaxBodyBytesInFlight bounds the request body bytes the proxy holds
+	// at once, across all requests: the worst case would otherwise be
+	// server.max_concurrent_requests times max_body_bytes (8 GiB by
+	// default). A request whose body does not fit waits up to 10s for
+	// others to finish, then is refused with 529 overloaded_error and
+	// Retry-After, which Anthropic clients retry. The default is 134217728
+	// (128 MiB), or max_body_bytes when that is larger; it may not be
+	// smaller than max_body_bytes.
+	MaxBodyBytesInFlight int64 `yaml:"max_body_bytes_in_flight"`
 	// ResponseHeaderTimeout bounds the wait for the upstream's response
 	// headers. Non-streaming requests only get headers once the whole reply
 	// is generated, so the default is a generous 10m.
@@ -229,6 +238,9 @@ func (u *Upstream) applyDefaults() {
 	if u.MaxBodyBytes == 0 {
 		u.MaxBodyBytes = 32 << 20
 	}
+	if u.MaxBodyBytesInFlight == 0 {
+		u.MaxBodyBytesInFlight = max(128<<20, u.MaxBodyBytes)
+	}
 	if u.ResponseHeaderTimeout == 0 {
 		u.ResponseHeaderTimeout = 10 * time.Minute
 	}
@@ -297,6 +309,9 @@ func (u *Upstream) validate() []error {
 	}
 	if u.MaxBodyBytes < 1024 {
 		errs = append(errs, fmt.Errorf("upstream.max_body_bytes: %d must be at least 1024", u.MaxBodyBytes))
+	}
+	if u.MaxBodyBytesInFlight < u.MaxBodyBytes {
+		errs = append(errs, fmt.Errorf("upstream.max_body_bytes_in_flight: %d must be at least upstream.max_body_bytes (%d), or a request of the largest size could never run", u.MaxBodyBytesInFlight, u.MaxBodyBytes))
 	}
 	if u.ResponseHeaderTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("upstream.response_header_timeout: %s must be positive", u.ResponseHeaderTimeout))

@@ -137,6 +137,11 @@ func (e *Engine) Prepare(body []byte) (*Turn, error) {
 	if err := t.buildPrefix(tools); err != nil {
 		return nil, err
 	}
+	// The conversation lives on in t.msgs (which share the messages' raw
+	// bytes); the decoded copies are not needed for the rest of the turn,
+	// which may last minutes while holding a request of up to 32 MiB.
+	t.req.Messages = nil
+	delete(t.req.Fields, "messages")
 	return t, nil
 }
 

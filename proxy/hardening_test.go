@@ -166,3 +166,117 @@ func TestForwardOnlyServedPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestBodyBudget: request bodies held at once are bounded by
+// upstream.max_body_bytes_in_flight. A request that cannot get budget
+// within the wait is refused with 529 overloaded_error and Retry-After,
+// whether its length is announced or not; once the holder is done, the
+// whole budget is free again.
+func TestBodyBudget(t *testing.T) {
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	upSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if r.URL.Path == "/v1/messages/batches" {
+			entered <- struct{}{}
+			<-release
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{}`)
+	}))
+	t.Cleanup(upSrv.Close)
+	h := newHandler(t, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: upSrv.URL, MaxBodyBytes: 4096, MaxBodyBytesInFlight: 6000}})
+	h.budgetWait = 50 * time.Millisecond // the holder holds until released: no timing involved
+	srv := newServerNoWait(t, h)
+	body := func(n int) []byte {
+		b := []byte(`{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("x", n) + `"}]}`)
+		return b
+	}
+	held := make(chan int, 1)
+	go func() {
+		status, _ := answerWithin(t, srv, http.MethodPost, "/v1/messages/batches", body(3900))
+		held <- status
+	}()
+	<-entered
+	post := func(b []byte, chunked bool) (int, http.Header, []byte) {
+		var rd io.Reader = bytes.NewReader(b)
+		if chunked {
+			rd = io.MultiReader(rd) // no length known: sent chunked
+		}
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/messages", rd)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, out
+	}
+	for _, chunked := range []bool{false, true} {
+		status, hdr, got := post(body(3900), chunked)
+		if status != 529 || !strings.Contains(string(got), `"type":"overloaded_error"`) || hdr.Get("Retry-After") == "" {
+			t.Errorf("chunked %v: %d %s (Retry-After %q), want 529 overloaded_error", chunked, status, got, hdr.Get("Retry-After"))
+		}
+	}
+	if status, _, got := post(body(100), false); status != http.StatusOK {
+		t.Errorf("a small body beside the holder: %d %s", status, got)
+	}
+	close(release)
+	if status := <-held; status != http.StatusOK {
+		t.Errorf("holder: %d", status)
+	}
+	// Both near-limit bodies at once fit only if nothing leaked.
+	for _, chunked := range []bool{false, true} {
+		if status, _, got := post(body(4000), chunked); status != http.StatusOK {
+			t.Errorf("chunked %v after release: %d %s", chunked, status, got)
+		}
+	}
+	if n := h.budget.inUse(); n != 0 {
+		t.Errorf("%d budget bytes still held", n)
+	}
+}
+
+// TestBodyBudgetChargesEmulatedTurns: an emulated turn holds about twice
+// its body (the conversation and the upstream request built from it) and
+// is charged that much.
+func TestBodyBudgetChargesEmulatedTurns(t *testing.T) {
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	u := up.New(t, up.Send(up.Message("end_turn", up.Usage{}, up.Text("ok"))))
+	holder := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/messages/batches" {
+			io.Copy(io.Discard, r.Body)
+			entered <- struct{}{}
+			<-release
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{}`)
+			return
+		}
+		u.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(holder.Close)
+	h := newHandler(t, Options{Searcher: results(), Upstream: config.Upstream{BaseURL: holder.URL, MaxBodyBytes: 4096, MaxBodyBytesInFlight: 10000, WebSearch: noEnrich().WebSearch}})
+	h.budgetWait = 50 * time.Millisecond
+	srv := newServerNoWait(t, h)
+	filler := func(n int) string { return strings.Repeat("x", n) }
+	held := make(chan int, 1)
+	go func() {
+		status, _ := answerWithin(t, srv, http.MethodPost, "/v1/messages/batches", []byte(`{"requests":"`+filler(3900)+`"}`))
+		held <- status
+	}()
+	<-entered
+	emulated, _ := json.Marshal(request([]any{searchTool}, userMsg(filler(3400))))
+	// 3.9 KB held + 2 x 3.5 KB for the turn is over 10,000 bytes; the
+	// body alone (3.5 KB) would fit.
+	if status, got := answerWithin(t, srv, http.MethodPost, "/v1/messages", emulated); status != 529 || !strings.Contains(string(got), "overloaded_error") {
+		t.Errorf("emulated turn beside the holder: %d %s, want 529", status, got)
+	}
+	close(release)
+	if status := <-held; status != http.StatusOK {
+		t.Errorf("holder: %d", status)
+	}
+	if status, got := answerWithin(t, srv, http.MethodPost, "/v1/messages", emulated); status != http.StatusOK {
+		t.Errorf("emulated turn alone: %d %s", status, got)
+	}
+	if n := h.budget.inUse(); n != 0 {
+		t.Errorf("%d budget bytes still held", n)
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
@@ -87,10 +88,12 @@ type Handler struct {
 	// emulating is upstream.emulate's decision for this upstream; every
 	// turn is emulated when the upstream cannot take Messages requests
 	// at all (kind openai).
-	emulating bool
-	everyTurn bool
-	untrusted guard.Wrapper
-	answers   *answers
+	emulating  bool
+	everyTurn  bool
+	untrusted  guard.Wrapper
+	answers    *answers
+	budget     *bodyBudget
+	budgetWait time.Duration
 }
 
 // New validates opts and returns a Handler.
@@ -122,6 +125,7 @@ func New(opts Options) (*Handler, error) {
 		fastPath: cfg.WebSearch.FastPathEnabled(), enrichOn: cfg.WebSearch.EnrichEnabled(),
 		emulating: cfg.Emulates(), everyTurn: cfg.Kind == "openai",
 		untrusted: opts.Untrusted, answers: newAnswers(),
+		budget: newBodyBudget(cfg.MaxBodyBytesInFlight), budgetWait: defaultBudgetWait,
 	}
 	model := opts.Model
 	switch {
@@ -180,11 +184,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%w: webgate serves only the Messages API's paths (/v1/messages, /v1/messages/count_tokens, /v1/messages/batches[/{id}[/cancel|/results]], /v1/models[/{id}]): %w", errNotFound, err))
 		return
 	}
-	body, err := h.readBody(w, r)
+	held, err := h.readBody(w, r)
+	defer held.release()
 	if err != nil {
+		if errors.Is(err, ErrOverloaded) {
+			h.log.WarnContext(r.Context(), "request refused: body budget exhausted", "path", p, "content_length", r.ContentLength)
+		}
 		writeError(w, err)
 		return
 	}
+	body := held.data
 	if r.Method == http.MethodPost && (p == "/v1/messages" || p == "/v1/messages/count_tokens") {
 		if h.fastPath {
 			if c, ok := h.detectBody(body); ok {
@@ -201,7 +210,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			case err != nil:
 				writeError(w, err)
 			case p == "/v1/messages":
-				h.serveEmulated(w, r, t)
+				// The turn holds its own copy of the conversation.
+				held.data, body = nil, nil
+				h.serveEmulated(w, r, t, held)
 			default:
 				h.serveEmulatedCount(w, body)
 			}
@@ -220,7 +231,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%s %s with upstream.kind openai: %w", r.Method, p, errNotFound))
 		return
 	}
-	h.forward(w, r, body)
+	h.forward(w, r, held)
 }
 
 // serverToolMarkers are cheap pre-filters: a body that mentions none of
@@ -263,7 +274,12 @@ func containsAny(b []byte, subs [][]byte) bool {
 }
 
 // serveEmulated runs an emulated turn.
-func (h *Handler) serveEmulated(w http.ResponseWriter, r *http.Request, t *emulate.Turn) {
+func (h *Handler) serveEmulated(w http.ResponseWriter, r *http.Request, t *emulate.Turn, held *heldBody) {
+	if err := h.chargeTurn(r, held); err != nil {
+		h.log.WarnContext(r.Context(), "request refused: body budget exhausted", "path", r.URL.Path, "bytes", held.size)
+		writeError(w, err)
+		return
+	}
 	w.Header().Set("request-id", newID("req_"))
 	err := t.Serve(r.Context(), w, r.Header)
 	if err == nil {
@@ -288,62 +304,6 @@ func (h *Handler) serveEmulatedCount(w http.ResponseWriter, body []byte) {
 	b, _ := anthropic.Marshal(map[string]int{"input_tokens": estimateTokens(len(body))})
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(b)
-}
-
-// readBody reads the whole body, bounded by max_body_bytes. The proxy must
-// hold it to classify the request, and forwarding the held bytes is what
-// keeps passthrough byte-faithful.
-func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil, nil
-	}
-	if r.ContentLength > h.cfg.MaxBodyBytes {
-		return nil, fmt.Errorf("body is %d bytes, limit %d: %w", r.ContentLength, h.cfg.MaxBodyBytes, errBodyTooLarge)
-	}
-	body := r.Body
-	if r.ContentLength <= 0 {
-		// Unknown length (chunked, or HTTP/2 without the header): bound
-		// it here. With a Content-Length (checked above) net/http's body
-		// already stops there.
-		body = http.MaxBytesReader(w, r.Body, h.cfg.MaxBodyBytes)
-	}
-	b, err := readAll(body, r.ContentLength)
-	// Closed once read, net/http has nothing left to drain before it
-	// writes the response.
-	_ = r.Body.Close()
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, fmt.Errorf("body exceeds %d bytes: %w", h.cfg.MaxBodyBytes, errBodyTooLarge)
-		}
-		return nil, fmt.Errorf("%w: %v", errBadBody, err)
-	}
-	return b, nil
-}
-
-// readAll is io.ReadAll with the buffer sized from Content-Length when
-// the client sent one (callers bound it first), so a typical request body
-// is read into one allocation instead of a chain of doublings from 512 B.
-func readAll(r io.Reader, contentLength int64) ([]byte, error) {
-	if contentLength <= 0 {
-		return io.ReadAll(r)
-	}
-	// One spare byte lets the final Read see EOF without growing.
-	b := make([]byte, 0, contentLength+1)
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if len(b) == cap(b) {
-			// Longer than announced: let append grow the buffer.
-			b = append(b, 0)[:len(b)]
-		}
-	}
 }
 
 // webSearchMarker is a cheap pre-filter: a body that never mentions a
@@ -381,9 +341,13 @@ var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b 
 // upstream request is bound to the client's context, so a disconnect
 // cancels it; each chunk is flushed as soon as it is read, so SSE events
 // reach the client as the upstream emits them.
-func (h *Handler) forward(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *Handler) forward(w http.ResponseWriter, r *http.Request, held *heldBody) {
 	ctx := r.Context()
-	resp, err := h.up.Do(ctx, r, body)
+	resp, err := h.up.Do(ctx, r, held.data)
+	// The upstream has the request: a reply that streams for minutes need
+	// not hold the body's budget.
+	held.data = nil
+	held.release()
 	if err != nil {
 		if ctx.Err() != nil {
 			h.log.DebugContext(ctx, "client went away before upstream answered", "path", r.URL.Path)

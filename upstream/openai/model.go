@@ -167,13 +167,19 @@ func (m *Model) Stream(ctx context.Context, hdr http.Header, body []byte) (emula
 		return nil, fmt.Errorf("openai upstream: encode request: %w", err)
 	}
 
+	// What the log line needs is taken now: the decoded request and its
+	// translation are dead once encoded, and must not stay live (several
+	// copies of a request of up to 32 MiB) while the upstream answers.
+	logAttrs := []any{"model", chat.Model, "client_model", req.Model, "stream", m.stream, "messages", len(chat.Messages), "tools", len(chat.Tools), "bytes", payload.Len()}
+	req, chat = nil, ChatRequest{}
+
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	resp, err := m.post(reqCtx, hdr, payload.Bytes())
 	if err != nil {
 		cancel(nil)
 		return nil, err
 	}
-	m.log.Debug("openai upstream request", "model", chat.Model, "client_model", req.Model, "stream", m.stream, "messages", len(chat.Messages), "tools", len(chat.Tools), "bytes", payload.Len(), "status", resp.StatusCode)
+	m.log.Debug("openai upstream request", append(logAttrs, "status", resp.StatusCode)...)
 	if resp.StatusCode/100 != 2 {
 		defer cancel(nil)
 		defer resp.Body.Close()
