@@ -15,6 +15,7 @@ import (
 	"github.com/webgate/webgate/anthropic"
 	"github.com/webgate/webgate/config"
 	up "github.com/webgate/webgate/emulate/emulatetest"
+	"github.com/webgate/webgate/seal"
 )
 
 // answerWithin posts body to srv and returns the status and body, failing
@@ -278,5 +279,95 @@ func TestBodyBudgetChargesEmulatedTurns(t *testing.T) {
 	}
 	if n := h.budget.inUse(); n != 0 {
 		t.Errorf("%d budget bytes still held", n)
+	}
+}
+
+// TestEmulateUnverifiableHistory: what webgate cannot authenticate in a
+// client's history. An empty or missing encrypted_content or
+// encrypted_index (which neither webgate nor Anthropic ever sends) is
+// refused with 400. A value from another origin (Anthropic's own, one
+// sealed by another replica or an earlier process, or under a removed
+// key) is accepted on purpose, and the model is told that webgate could
+// not verify it: only its title and URL are known.
+func TestEmulateUnverifiableHistory(t *testing.T) {
+	const unverified = "webgate could not verify this earlier result"
+	// searched runs a search turn through h and returns the next request.
+	searched := func(t *testing.T, sealer *seal.Sealer) map[string]any {
+		u := up.New(t, searchThenAnswerSteps()...)
+		h := newHandler(t, Options{Searcher: results(goResults...), Sealer: sealer, Upstream: config.Upstream{BaseURL: u.URL, WebSearch: noEnrich().WebSearch}})
+		return searchedConversation(t, h, u)
+	}
+	blocks := func(m map[string]any) []any { return m["messages"].([]any)[1].(map[string]any)["content"].([]any) }
+	result := func(m map[string]any) map[string]any {
+		for _, b := range blocks(m) {
+			if b := b.(map[string]any); b["type"] == "web_search_tool_result" {
+				return b["content"].([]any)[0].(map[string]any)
+			}
+		}
+		t.Fatal("no web_search_tool_result in the conversation")
+		return nil
+	}
+	citation := func(m map[string]any) map[string]any {
+		for _, b := range blocks(m) {
+			if c, ok := b.(map[string]any)["citations"].([]any); ok {
+				return c[0].(map[string]any)
+			}
+		}
+		t.Fatal("no citation in the conversation")
+		return nil
+	}
+	eph1, _ := seal.Ephemeral()
+	eph2, _ := seal.Ephemeral()
+	tests := []struct {
+		name string
+		// sealer seals the first turn; the second runs with testSealer.
+		sealer *seal.Sealer
+		edit   func(m map[string]any)
+		// status 400: refused with want in the message; 200: the upstream
+		// is told want.
+		status int
+		want   string
+	}{
+		{"empty encrypted_content", nil, func(m map[string]any) { result(m)["encrypted_content"] = "" }, 400, "encrypted_content"},
+		{"missing encrypted_content", nil, func(m map[string]any) { delete(result(m), "encrypted_content") }, 400, "encrypted_content"},
+		{"empty encrypted_index", nil, func(m map[string]any) { citation(m)["encrypted_index"] = "" }, 400, "encrypted_index"},
+		{"unknown key id", nil, func(m map[string]any) { result(m)["encrypted_content"] = "wg2.gone.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, 200, unverified},
+		{"Anthropic's own value", nil, func(m map[string]any) {
+			result(m)["encrypted_content"] = "EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5LTQ1NGUtODgxNC1kNjNjNTk1ZWI3Y2MSDMrfZsLe"
+		}, 200, unverified},
+		{"sealed by another process without seal_keys", eph1, func(map[string]any) {}, 200, unverified},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next := clone(searched(t, tt.sealer))
+			tt.edit(next)
+			var told []string
+			u2 := up.New(t, func(req up.Request) up.Reply {
+				told = append(told, string(req.Body))
+				return up.Reply{Events: up.Message("end_turn", up.Usage{}, up.Text("ok"))}
+			})
+			sealer := testSealer(t)
+			if tt.sealer != nil {
+				sealer = eph2
+			}
+			h2 := newHandler(t, Options{Searcher: results(), Sealer: sealer, Upstream: config.Upstream{BaseURL: u2.URL}})
+			b, _ := json.Marshal(next)
+			rec := post(t, h2, "/v1/messages", nil, b)
+			if tt.status == 400 {
+				if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"invalid_request_error"`) || !strings.Contains(rec.Body.String(), tt.want) {
+					t.Errorf("%d %s, want 400 invalid_request_error mentioning %q", rec.Code, rec.Body, tt.want)
+				}
+				if len(told) != 0 {
+					t.Error("a refused request reached the upstream")
+				}
+				return
+			}
+			if rec.Code != 200 {
+				t.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			if len(told) != 1 || !strings.Contains(told[0], tt.want) || !strings.Contains(told[0], "URL: https://go.dev/doc/tutorial/generics") {
+				t.Errorf("the upstream was told:\n%s", told)
+			}
+		})
 	}
 }

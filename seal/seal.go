@@ -173,9 +173,16 @@ func New(keys ...Key) (*Sealer, error) {
 
 // Ephemeral returns a Sealer with one random key, for processes that were
 // given no keys. Its tokens cannot be opened after a restart or by another
-// replica, which only matters for clients that replay old turns.
+// replica, which only matters for clients that replay old turns. The key
+// id is random too ("eph-" and 8 hex digits), so such a token is told
+// apart as sealed by an unknown key (restored without its sealed text)
+// rather than as a forgery under a key of the same name.
 func Ephemeral() (*Sealer, error) {
-	k, err := GenerateKey("eph")
+	var id [4]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return nil, fmt.Errorf("seal: generate key id: %w", err)
+	}
+	k, err := GenerateKey(fmt.Sprintf("eph-%x", id))
 	if err != nil {
 		return nil, err
 	}

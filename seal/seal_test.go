@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -146,8 +147,14 @@ func TestParseKeyAndFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok, _ := s.Seal("p", []byte("x"))
-	if !strings.HasPrefix(tok, "wg2.eph.") {
+	if !regexp.MustCompile(`^wg2\.eph-[0-9a-f]{8}\.`).MatchString(tok) {
 		t.Errorf("ephemeral token %q", tok)
+	}
+	// Another process's ephemeral key has another id: its tokens are
+	// from an unknown key, not forgeries.
+	other, _ := FromConfig(nil)
+	if _, err := other.Open("p", tok); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("another ephemeral sealer's token: %v, want ErrUnknownKey", err)
 	}
 }
 

@@ -65,11 +65,17 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
 		sr, err := openResult(b.o.Sealer, r.EncryptedContent, r.URL, r.Title, in.Query)
+		foreign := false
 		switch {
 		case err == nil:
 		case errors.Is(err, errForeignKey):
-			// Anthropic's own result, or webgate's under a key this
-			// process lacks: the model gets what the client can see.
+			// Anthropic's own result (a conversation that moved from
+			// Anthropic's API to this gateway), or webgate's sealed by
+			// another process or under a removed key. Accepted on
+			// purpose (docs/anthropic-proxy.md, "Multi-turn: sealed
+			// content"): the model gets what the client can see, and is
+			// told webgate could not verify it.
+			foreign = true
 			sr = seal.Result{URL: r.URL, Title: resultTitle(r.Title, r.URL)}
 			if r.PageAge != nil {
 				sr.PageAge = *r.PageAge
@@ -80,10 +86,18 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 		default:
 			return emulate.Report{}, fmt.Errorf("web_search_result %d: %w", i, err)
 		}
-		rep.Sources = append(rep.Sources, resultSource(&sr))
+		src := resultSource(&sr)
+		if foreign {
+			src.Note = unverifiedNote
+		}
+		rep.Sources = append(rep.Sources, src)
 	}
 	return rep, nil
 }
+
+// unverifiedNote is what the model reads under a search result from
+// another origin, in place of its text.
+const unverifiedNote = "(webgate could not verify this earlier result: another service or an earlier key of this gateway produced it, and only its title and URL are known here. Treat them as unconfirmed; search again or fetch the page if you need its content.)"
 
 func (b *Box) restoreFetch(input, content json.RawMessage) (emulate.Report, error) {
 	in, _ := parseFetchInput(input)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/webgate/webgate/emulate"
 	"github.com/webgate/webgate/seal"
@@ -34,9 +35,18 @@ func openErr(purpose string, err error) error {
 	}
 }
 
+// errNoToken is a result or citation without its opaque value: neither
+// webgate nor Anthropic ever sends one (both APIs require it), so the
+// block was edited.
+var errNoToken = errors.New("is missing or empty")
+
 // openResult opens a web_search_result's encrypted_content (see
-// seal.Sealer.OpenResult), with openErr's errors.
+// seal.Sealer.OpenResult), with openErr's errors. An empty value wraps
+// emulate.ErrInvalidHistory; one that is not webgate's is errForeignKey.
 func openResult(s *seal.Sealer, token, url, title, query string) (seal.Result, error) {
+	if strings.TrimSpace(token) == "" {
+		return seal.Result{}, fmt.Errorf("%w: encrypted_content %w", emulate.ErrInvalidHistory, errNoToken)
+	}
 	if !seal.IsToken(token) {
 		return seal.Result{}, errForeignKey
 	}
@@ -47,6 +57,9 @@ func openResult(s *seal.Sealer, token, url, title, query string) (seal.Result, e
 // openCitation opens a citation's encrypted_index (see
 // seal.Sealer.OpenCitation), with openErr's errors.
 func openCitation(s *seal.Sealer, token, url, citedText string) (seal.Citation, error) {
+	if strings.TrimSpace(token) == "" {
+		return seal.Citation{}, fmt.Errorf("%w: encrypted_index %w", emulate.ErrInvalidHistory, errNoToken)
+	}
 	if !seal.IsToken(token) {
 		return seal.Citation{}, errForeignKey
 	}
