@@ -331,7 +331,9 @@ func TestEmulateUnverifiableHistory(t *testing.T) {
 		{"empty encrypted_content", nil, func(m map[string]any) { result(m)["encrypted_content"] = "" }, 400, "encrypted_content"},
 		{"missing encrypted_content", nil, func(m map[string]any) { delete(result(m), "encrypted_content") }, 400, "encrypted_content"},
 		{"empty encrypted_index", nil, func(m map[string]any) { citation(m)["encrypted_index"] = "" }, 400, "encrypted_index"},
-		{"unknown key id", nil, func(m map[string]any) { result(m)["encrypted_content"] = "wg2.gone.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, 200, unverified},
+		{"unknown key id", nil, func(m map[string]any) {
+			result(m)["encrypted_content"] = "wg2.gone.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		}, 200, unverified},
 		{"Anthropic's own value", nil, func(m map[string]any) {
 			result(m)["encrypted_content"] = "EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5LTQ1NGUtODgxNC1kNjNjNTk1ZWI3Y2MSDMrfZsLe"
 		}, 200, unverified},
