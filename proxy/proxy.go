@@ -184,7 +184,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fmt.Errorf("%w: webgate serves only the Messages API's paths (/v1/messages, /v1/messages/count_tokens, /v1/messages/batches[/{id}[/cancel|/results]], /v1/models[/{id}]): %w", errNotFound, err))
 		return
 	}
-	held, err := h.readBody(w, r)
+	// A request that may become an emulated turn is charged as one up
+	// front (see bodyBudget); with emulation off only a sealed history
+	// is emulated, which then takes the rest if it is free.
+	held, err := h.readBody(w, r, r.Method == http.MethodPost && p == "/v1/messages" && (h.everyTurn || h.emulating))
 	defer held.release()
 	if err != nil {
 		if errors.Is(err, ErrOverloaded) {
@@ -275,7 +278,7 @@ func containsAny(b []byte, subs [][]byte) bool {
 
 // serveEmulated runs an emulated turn.
 func (h *Handler) serveEmulated(w http.ResponseWriter, r *http.Request, t *emulate.Turn, held *heldBody) {
-	if err := h.chargeTurn(r, held); err != nil {
+	if err := h.chargeTurn(held); err != nil {
 		h.log.WarnContext(r.Context(), "request refused: body budget exhausted", "path", r.URL.Path, "bytes", held.size)
 		writeError(w, err)
 		return
@@ -343,6 +346,8 @@ var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b 
 // reach the client as the upstream emits them.
 func (h *Handler) forward(w http.ResponseWriter, r *http.Request, held *heldBody) {
 	ctx := r.Context()
+	// A passthrough request holds its body, no turn's charge.
+	held.shrink(held.size + 1)
 	resp, err := h.up.Do(ctx, r, held.data)
 	// The upstream has the request: a reply that streams for minutes need
 	// not hold the body's budget.
