@@ -387,6 +387,10 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 			// Transport errors may name internal addresses: the log gets
 			// them, the client a plain sentence.
 			t.e.log.WarnContext(ctx, "upstream stream broken", "err", err)
+			var te interface{ Timeout() bool }
+			if errors.As(err, &te) && te.Timeout() {
+				return r, badUpstream("the upstream went silent mid-stream and was cut off")
+			}
 			return r, badUpstream("the upstream stream broke off before the message was complete")
 		}
 		if err := o.failed(); err != nil {

@@ -24,6 +24,9 @@ type Client struct {
 	base   *url.URL
 	apiKey string
 	hc     *http.Client
+	// idle bounds each read of a reply once it has begun
+	// (response_header_timeout; see IdleError).
+	idle time.Duration
 }
 
 // New returns a client for cfg. hc may be nil, in which case a client with
@@ -38,7 +41,11 @@ func New(cfg config.Upstream, hc *http.Client) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient(cfg.ResponseHeaderTimeout)
 	}
-	return &Client{base: base, apiKey: cfg.APIKey, hc: hc}, nil
+	idle := cfg.ResponseHeaderTimeout
+	if idle <= 0 {
+		idle = 10 * time.Minute
+	}
+	return &Client{base: base, apiKey: cfg.APIKey, hc: hc, idle: idle}, nil
 }
 
 // NewHTTPClient returns the default upstream HTTP client.
@@ -77,7 +84,8 @@ var hopHeaders = []string{
 
 // Do forwards in to the upstream with body as its exact body. The request
 // is bound to ctx, so cancelling ctx (a client disconnect) aborts the
-// upstream call. The caller closes the response body.
+// upstream call. The caller closes the response body; a read of it that
+// waits longer than response_header_timeout fails with an *IdleError.
 //
 // Only the paths Route accepts are forwarded (others wrap
 // ErrPathNotServed), cleaned; callers check with Route first to answer
@@ -95,13 +103,15 @@ func (c *Client) Do(ctx context.Context, in *http.Request, body []byte) (*http.R
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
+	reqCtx, cancel := context.WithCancelCause(ctx)
 	var req *http.Request
 	if rd != nil {
-		req, err = http.NewRequestWithContext(ctx, in.Method, target.String(), rd)
+		req, err = http.NewRequestWithContext(reqCtx, in.Method, target.String(), rd)
 	} else {
-		req, err = http.NewRequestWithContext(ctx, in.Method, target.String(), nil)
+		req, err = http.NewRequestWithContext(reqCtx, in.Method, target.String(), nil)
 	}
 	if err != nil {
+		cancel(nil)
 		return nil, fmt.Errorf("build upstream request: %w", err)
 	}
 	req.Header = CleanHeader(in.Header)
@@ -114,8 +124,10 @@ func (c *Client) Do(ctx context.Context, in *http.Request, body []byte) (*http.R
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("upstream %s %s: %w", in.Method, in.URL.Path, err)
+		cancel(nil)
+		return nil, fmt.Errorf("upstream %s %s: %w", in.Method, p, err)
 	}
+	resp.Body = newIdleBody(reqCtx, cancel, resp.Body, c.idle)
 	return resp, nil
 }
 

@@ -35,8 +35,10 @@ func (c *Client) Stream(ctx context.Context, hdr http.Header, body []byte) (emul
 	target := *c.base
 	target.Path = strings.TrimSuffix(c.base.Path, "/") + "/v1/messages"
 	target.RawPath, target.RawQuery = "", ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.String(), bytes.NewReader(body))
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, target.String(), bytes.NewReader(body))
 	if err != nil {
+		cancel(nil)
 		return nil, fmt.Errorf("build upstream request: %w", err)
 	}
 	req.Header = CleanHeader(hdr)
@@ -51,8 +53,12 @@ func (c *Client) Stream(ctx context.Context, hdr http.Header, body []byte) (emul
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		cancel(nil)
 		return nil, fmt.Errorf("upstream POST /v1/messages: %w", err)
 	}
+	// Once the upstream has begun answering, a silence longer than
+	// response_header_timeout ends the reply (see IdleError).
+	resp.Body = newIdleBody(reqCtx, cancel, resp.Body, c.idle)
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
