@@ -142,6 +142,10 @@ func (t *StreamTranslator) Feed(ev anthropic.Event) error {
 		return nil
 	case ev.Name == "error":
 		return t.chunkError(ev.Data)
+	case string(bytes.TrimSpace(ev.Data)) == "[DONE]" && !t.started:
+		// [DONE] before any chunk: the upstream sent no reply at all,
+		// which must not reach the client as an empty, finished message.
+		return t.Fail("api_error", "upstream stream ended ([DONE]) without a reply")
 	case string(bytes.TrimSpace(ev.Data)) == "[DONE]":
 		return t.Finish()
 	}
