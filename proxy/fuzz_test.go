@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -58,6 +59,38 @@ func FuzzTextHelpers(f *testing.F) {
 			if ok != (m != nil) || ok && q != m[1] {
 				t.Fatalf("instructionQuery(%q) = %q, %v; pattern gives %q", text, q, ok, m)
 			}
+		}
+	})
+}
+
+// FuzzEventBuffer: however an upstream's event stream is cut into reads,
+// the passthrough relay sends exactly its bytes, in order, and whenever
+// it reports standing between two events, what it sent ends with a blank
+// line (or nothing was sent).
+func FuzzEventBuffer(f *testing.F) {
+	f.Add([]byte("event: ping\ndata: {}\n\nevent: message_stop\ndata: {}\n\n"), []byte{3, 7, 200})
+	f.Add([]byte("data: a\r\n\r\ndata: b\r\rdata: c"), []byte{1, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, stream, cuts []byte) {
+		var e eventBuffer
+		var sent []byte
+		rest := stream
+		for i := 0; len(rest) > 0; i++ {
+			n := len(rest)
+			if i < len(cuts) {
+				n = min(n, int(cuts[i])+1)
+			}
+			out := e.add(rest[:n], false)
+			sent = append(sent, out...)
+			e.sent()
+			rest = rest[n:]
+			if !e.partial && len(sent) > 0 && eventsEnd(sent) != len(sent) {
+				t.Fatalf("between events, but sent %q", sent)
+			}
+		}
+		sent = append(sent, e.add(nil, true)...)
+		e.sent()
+		if !bytes.Equal(sent, stream) {
+			t.Fatalf("relayed %q, upstream sent %q", sent, stream)
 		}
 	})
 }

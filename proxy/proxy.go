@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"sync"
 	"time"
@@ -375,10 +376,26 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, held *heldBody
 	bp := copyBufs.Get().(*[]byte)
 	defer copyBufs.Put(bp)
 	buf := *bp
+	// An event stream is relayed event by event: bytes are held until
+	// the event they belong to is complete (upstreams flush whole events,
+	// so this adds no delay), and a stream that breaks off between events
+	// can still end well formed.
+	var ev *eventBuffer
+	if isEventStream(resp.Header) {
+		ev = &eventBuffer{}
+	}
 	for {
 		n, rerr := resp.Body.Read(buf)
-		if n > 0 {
-			if _, werr := w.Write(buf[:n]); werr != nil {
+		out := buf[:n]
+		if ev != nil {
+			out = ev.add(out, errors.Is(rerr, io.EOF))
+		}
+		if len(out) > 0 {
+			_, werr := w.Write(out)
+			if ev != nil {
+				ev.sent()
+			}
+			if werr != nil {
 				h.log.DebugContext(ctx, "client went away during upstream response", "err", werr)
 				return
 			}
@@ -386,15 +403,89 @@ func (h *Handler) forward(w http.ResponseWriter, r *http.Request, held *heldBody
 				return
 			}
 		}
-		if rerr != nil {
-			if !errors.Is(rerr, io.EOF) && ctx.Err() == nil {
-				// Headers are gone already; all that can be done is to cut
-				// the response short, which the client sees as a broken
-				// stream rather than a silently truncated success.
-				h.log.WarnContext(ctx, "upstream response broken", "path", r.URL.Path, "err", rerr)
-				panic(http.ErrAbortHandler)
-			}
+		if rerr == nil {
+			continue
+		}
+		if errors.Is(rerr, io.EOF) || ctx.Err() != nil {
 			return
 		}
+		h.log.WarnContext(ctx, "upstream response broken", "path", r.URL.Path, "err", rerr)
+		if ev != nil && !ev.partial {
+			// Between two events (an unfinished one is dropped): end the
+			// stream as Anthropic ends a failed one, with an error event,
+			// which clients report as the error it is.
+			msg := "the upstream stream broke off"
+			var ie *upstream.IdleError
+			if errors.As(rerr, &ie) {
+				msg = "the upstream went silent mid-stream and was cut off"
+			}
+			b, _ := anthropic.Marshal(anthropic.NewError("api_error", msg))
+			_, _ = w.Write(append(append([]byte("event: error\ndata: "), b...), "\n\n"...))
+			_ = rc.Flush()
+			return
+		}
+		// Not an event stream (or an event too large to hold went out in
+		// part): all that can be done is to cut the response short, which
+		// the client sees as a broken response rather than a silently
+		// truncated success.
+		panic(http.ErrAbortHandler)
 	}
+}
+
+func isEventStream(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+// maxHeldEvent bounds the part of one event the passthrough relay holds
+// back; a larger event is relayed as it arrives.
+const maxHeldEvent = 1 << 20
+
+// eventBuffer holds back the unfinished event of a relayed event stream.
+type eventBuffer struct {
+	held []byte
+	cut  int
+	// partial reports that part of an unfinished event went out (one
+	// larger than maxHeldEvent): the stream is not between two events.
+	partial bool
+}
+
+// add takes the next bytes read and returns those to relay now: up to
+// the end of the last complete event (an event ends with a blank line;
+// SSE lines end with LF, CRLF or CR), everything at a clean end of the
+// body (eof), or all of an event too large to hold. The caller calls sent
+// once it has written them.
+func (e *eventBuffer) add(p []byte, eof bool) []byte {
+	e.held = append(e.held, p...)
+	e.cut = eventsEnd(e.held)
+	switch {
+	case eof:
+		e.cut = len(e.held)
+	case e.cut < 0 && len(e.held) > maxHeldEvent:
+		e.cut = len(e.held)
+		e.partial = true
+		return e.held
+	case e.cut < 0:
+		e.cut = 0
+		return nil
+	}
+	e.partial = false
+	return e.held[:e.cut]
+}
+
+// sent drops what add returned, keeping the unfinished event.
+func (e *eventBuffer) sent() {
+	n := copy(e.held, e.held[e.cut:])
+	e.held, e.cut = e.held[:n], 0
+}
+
+// eventsEnd is the index just after the last blank line in b, or -1.
+func eventsEnd(b []byte) int {
+	end := -1
+	for _, sep := range []string{"\n\n", "\r\n\r\n", "\r\r"} {
+		if i := bytes.LastIndex(b, []byte(sep)); i >= 0 && i+len(sep) > end {
+			end = i + len(sep)
+		}
+	}
+	return end
 }
