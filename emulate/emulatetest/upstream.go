@@ -51,12 +51,19 @@ type Reply struct {
 	Body   string
 	// Events are streamed one at a time, each flushed, Delay apart.
 	Events []Event
+	// Raw, when set, is sent instead of Events: each string written as
+	// it is (malformed or not) and flushed, Delay apart. Fault injection
+	// scripts the bytes of each upstream kind with it.
+	Raw []string
 	// Cut drops the connection after Events instead of ending cleanly.
 	Cut bool
 	// Hold keeps the response open after Events until the client goes
 	// away. Released, when set, is closed once the client is gone.
 	Hold     bool
 	Released chan struct{}
+	// StallHeaders sends nothing at all, not even headers, until the
+	// client goes away.
+	StallHeaders bool
 }
 
 // Event is one server-sent event.
@@ -171,6 +178,10 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 			close(rep.Released)
 		}()
 	}
+	if rep.StallHeaders {
+		<-r.Context().Done()
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
@@ -178,21 +189,26 @@ func (u *Upstream) serve(w http.ResponseWriter, r *http.Request) {
 	if u.openai {
 		lines = (&chunker{}).convert
 	}
+	var out []string
 	for _, ev := range rep.Events {
-		for _, line := range lines(ev) {
-			if u.Delay > 0 {
-				select {
-				case <-time.After(u.Delay):
-				case <-r.Context().Done():
-					return
-				}
-			}
-			if _, err := io.WriteString(w, line); err != nil {
+		out = append(out, lines(ev)...)
+	}
+	if rep.Raw != nil {
+		out = rep.Raw
+	}
+	for _, line := range out {
+		if u.Delay > 0 {
+			select {
+			case <-time.After(u.Delay):
+			case <-r.Context().Done():
 				return
 			}
-			if rc.Flush() != nil {
-				return
-			}
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return
+		}
+		if rc.Flush() != nil {
+			return
 		}
 	}
 	switch {
