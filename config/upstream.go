@@ -53,10 +53,11 @@ type Upstream struct {
 	MaxCompletionTokens bool `yaml:"max_completion_tokens"`
 	// APIKey, when set, replaces the client's credentials on forwarded
 	// requests. Without it the client's x-api-key or Authorization header
-	// is forwarded unchanged, except the one that carried a webgate key
-	// when gateway keys are configured: that one is always removed. Set it
-	// whenever gateway keys are used, unless clients send their own
-	// upstream key beside their webgate key.
+	// is forwarded unchanged, except that when gateway keys are configured
+	// every header carrying a webgate key (the one presented, in any
+	// header and inside Basic credentials, or any generated wgk_ key) is
+	// always removed. Set it whenever gateway keys are used, unless
+	// clients send their own upstream key beside their webgate key.
 	APIKey string `yaml:"api_key"`
 	// MaxBodyBytes caps the size of a request body the proxy accepts. The
 	// default is 33554432 (32 MiB), Anthropic's own limit for the Messages
@@ -72,8 +73,10 @@ type Upstream struct {
 	// smaller than max_body_bytes.
 	MaxBodyBytesInFlight int64 `yaml:"max_body_bytes_in_flight"`
 	// ResponseHeaderTimeout bounds the wait for the upstream's response
-	// headers. Non-streaming requests only get headers once the whole reply
-	// is generated, so the default is a generous 10m.
+	// headers, and then every wait for more of the reply: an upstream that
+	// goes silent that long mid-stream is cut off (the client gets an
+	// error event). Non-streaming requests only get headers once the whole
+	// reply is generated, so the default is a generous 10m.
 	ResponseHeaderTimeout time.Duration `yaml:"response_header_timeout"`
 	// SealKeys are the keys that encrypt and authenticate the opaque
 	// encrypted_content and encrypted_index values webgate gives clients.
