@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	up "github.com/webgate/webgate/emulate/emulatetest"
+	up "github.com/webgate/webgate/internal/messages/emulate/emulatetest"
 )
 
 // requireAnthropicSDK returns the node binary, or skips (fails on CI) when

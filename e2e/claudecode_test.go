@@ -23,8 +23,10 @@ import (
 	"testing"
 	"time"
 
-	up "github.com/webgate/webgate/emulate/emulatetest"
-	"github.com/webgate/webgate/upstream/openai/chatcheck"
+	up "github.com/webgate/webgate/internal/messages/emulate/emulatetest"
+	"github.com/webgate/webgate/internal/messages/upstream/openai/chatcheck"
+
+	"github.com/webgate/webgate/internal/repotest"
 )
 
 // The Claude Code compatibility suite runs the real Claude Code CLI, the
@@ -456,7 +458,7 @@ var clientErrors = regexp.MustCompile(`msg=request .*status=4\d\d.*`)
 // TestClaudeCode runs the compatibility suite: each pinned Claude Code
 // release, each upstream kind, each scenario.
 func TestClaudeCode(t *testing.T) {
-	schema, err := chatcheck.LoadSchema(filepath.Join("..", "..", "shared", "specs", "openai-openapi", "openapi.json"))
+	schema, err := chatcheck.LoadSchema(repotest.Shared(t, "specs/openai-openapi/openapi.json"))
 	if err != nil {
 		t.Fatalf("%v (the spec lives in ../shared beside the repository)", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webgate/webgate/policy"
+	"github.com/webgate/webgate/internal/policy"
 )
 
 // requireChromium returns node and the Chromium binary for the console's

@@ -23,7 +23,7 @@ import (
 )
 
 // Webgate's tools are recognised by their descriptions (see
-// mcpserver/schema.go), because each client names MCP tools its own way:
+// internal/mcpserver/schema.go), because each client names MCP tools its own way:
 // mcp__webgate__web_search, webgate_web_search, web_search, ...
 const (
 	searchDescPrefix = "Search the web and return ranked results"

@@ -57,13 +57,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/webgate/webgate/batchconn"
-	"github.com/webgate/webgate/cli"
-	"github.com/webgate/webgate/config"
-	"github.com/webgate/webgate/httplog"
-	"github.com/webgate/webgate/search"
-	"github.com/webgate/webgate/server"
-	"github.com/webgate/webgate/service"
+	"github.com/webgate/webgate/internal/app"
+	"github.com/webgate/webgate/internal/cli"
+	"github.com/webgate/webgate/internal/config"
+	"github.com/webgate/webgate/internal/httplog"
+	"github.com/webgate/webgate/internal/perf/batchconn"
+	"github.com/webgate/webgate/internal/search"
+	"github.com/webgate/webgate/internal/server"
 )
 
 func main() {
@@ -127,7 +127,7 @@ var zeroResults = []search.Result{
 func stack(cfg *config.Config, log *slog.Logger) (opts server.Options, release func(), err error) {
 	off := false
 	cfg.Upstream.WebSearch.Enrich = &off
-	svc, err := service.NewWithProviders(cfg, log, []search.Provider{zeroProvider{}})
+	svc, err := app.NewWithProviders(cfg, log, []search.Provider{zeroProvider{}})
 	if err != nil {
 		return server.Options{}, nil, err
 	}

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webgate/webgate/anthropic"
-	"github.com/webgate/webgate/cli"
-	"github.com/webgate/webgate/config"
-	"github.com/webgate/webgate/guard"
-	"github.com/webgate/webgate/httplog"
-	"github.com/webgate/webgate/server"
+	"github.com/webgate/webgate/internal/cli"
+	"github.com/webgate/webgate/internal/config"
+	"github.com/webgate/webgate/internal/guard"
+	"github.com/webgate/webgate/internal/httplog"
+	"github.com/webgate/webgate/internal/messages/wire"
+	"github.com/webgate/webgate/internal/server"
 )
 
 // recording returns Claude Code's recorded search request body; in CI its
@@ -65,7 +65,7 @@ func TestStack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd := anthropic.NewReader(resp.Body, 0, 0)
+		rd := wire.NewReader(resp.Body, 0, 0)
 		var names []string
 		for {
 			ev, err := rd.Next()

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/webgate/webgate/cli"
+	"github.com/webgate/webgate/internal/cli"
 )
 
 func main() {

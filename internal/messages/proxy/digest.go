@@ -1,0 +1,464 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/webgate/webgate/internal/guard"
+	"github.com/webgate/webgate/internal/messages/seal"
+	"github.com/webgate/webgate/internal/messages/wire"
+	"github.com/webgate/webgate/internal/search"
+)
+
+// appendSealedResult appends r encoded exactly as json.Marshal(r) would (field
+// order, omitempty, HTML escaping, RFC 3339 time): the payload is sealed
+// per result on every fast-path answer, and reflection-based encoding was
+// a visible share of the request's CPU. TestSealedPayloadEncoding pins the
+// equivalence.
+func appendSealedResult(b []byte, r *seal.Result) ([]byte, error) {
+	if y := r.Retrieved.Year(); y < 0 || y > 9999 {
+		// json.Marshal's error case for times; let it produce the error.
+		p, err := json.Marshal(r)
+		return append(b, p...), err
+	}
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	if r.Query != "" {
+		b = append(b, `,"query":`...)
+		b = wire.AppendString(b, r.Query, true)
+	}
+	if r.URL != "" {
+		b = append(b, `,"url":`...)
+		b = wire.AppendString(b, r.URL, true)
+	}
+	if r.Title != "" {
+		b = append(b, `,"title":`...)
+		b = wire.AppendString(b, r.Title, true)
+	}
+	if r.Snippet != "" {
+		b = append(b, `,"snippet":`...)
+		b = wire.AppendString(b, r.Snippet, true)
+	}
+	if r.PageAge != "" {
+		b = append(b, `,"page_age":`...)
+		b = wire.AppendString(b, r.PageAge, true)
+	}
+	if len(r.Passages) > 0 {
+		b = append(b, `,"passages":[`...)
+		for i, p := range r.Passages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, p, true)
+		}
+		b = append(b, ']')
+	}
+	if r.Provider != "" {
+		b = append(b, `,"provider":`...)
+		b = wire.AppendString(b, r.Provider, true)
+	}
+	b = append(b, `,"retrieved":"`...)
+	b = r.Retrieved.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...), nil
+}
+
+// appendSealedCitation appends c encoded exactly as json.Marshal(c) would.
+func appendSealedCitation(b []byte, c *seal.Citation) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(c.Version), 10)
+	if c.URL != "" {
+		b = append(b, `,"url":`...)
+		b = wire.AppendString(b, c.URL, true)
+	}
+	b = append(b, `,"result":`...)
+	b = strconv.AppendInt(b, int64(c.Result), 10)
+	if c.CitedText != "" {
+		b = append(b, `,"cited_text":`...)
+		b = wire.AppendString(b, c.CitedText, true)
+	}
+	return append(b, '}')
+}
+
+// segment is a run of the digest text, [start, end) in composed.text,
+// with the citation that supports it (cite is an index into
+// composed.cites, or -1). Streaming sends a segment's citation as a
+// citations_delta and then its text as one text_delta; the JSON form
+// concatenates them. Both rebuild the same block.
+type segment struct {
+	start, end int
+	cite       int
+}
+
+// outcome is what the search produced.
+type outcome struct {
+	results  []search.Result
+	provider string
+	passages map[int][]string
+	// cached reports that the search engine answered from its cache.
+	cached bool
+	err    error // nil on success, including zero results
+}
+
+// composed is a whole answer: the result block (its ToolUseID left for
+// the response to fill in) and the text block cut into segments. Every string in it (text, sealed tokens) is a substring
+// of one of two per-answer strings, so composing costs a few allocations
+// however many results and citations there are.
+type composed struct {
+	result wire.WebSearchToolResultBlock
+	text   string
+	segs   []segment
+	cites  []wire.Citation
+	// tokens, when not nil, is the pooled buffer the sealed tokens are
+	// views of (see compose); release returns it.
+	tokens *[]byte
+
+	// For an answer that is kept and reused: its blocks 1 and 2 as
+	// stream events, recorded once (see events).
+	once     sync.Once
+	recorded []byte
+	idAt     int
+}
+
+// placeholderToolID stands in for the tool use id in recorded events; it
+// has the length of a real one (see newIDs), which Replay patches over it.
+var placeholderToolID = "srvtoolu_" + strings.Repeat("0", 24)
+
+// writeBlocks writes the answer's blocks 1 (the search result) and 2 (the
+// digest) as stream events.
+func (c *composed) writeBlocks(ew *wire.EventWriter, toolID string) {
+	result := c.result
+	result.ToolUseID = toolID
+	ew.BlockStart(1, result)
+	ew.BlockStop(1)
+	ew.BlockStart(2, wire.TextBlock{})
+	for _, s := range c.segs {
+		if s.cite >= 0 {
+			ew.CitationsDelta(2, c.cites[s.cite])
+		}
+		ew.TextDelta(2, c.text[s.start:s.end])
+	}
+	ew.BlockStop(2)
+}
+
+// events returns writeBlocks' events with placeholderToolID for the tool
+// use id, and the id's offset, encoded on first use: a reused answer is
+// then copied into each response instead of encoded again.
+func (c *composed) events() ([]byte, int) {
+	c.once.Do(func() {
+		rec := wire.NewEventWriter(io.Discard, nil)
+		rec.Hold()
+		c.writeBlocks(rec, placeholderToolID)
+		c.recorded = rec.TakeHeld()
+		rec.Close()
+		// The id precedes the results in block 1's first event, so its
+		// first occurrence is the id whatever the results contain.
+		c.idAt = bytes.Index(c.recorded, []byte(placeholderToolID))
+	})
+	return c.recorded, c.idAt
+}
+
+// release returns the memory of an answer composed without keep. The
+// answer must not be used afterwards.
+func (c *composed) release() {
+	if c.tokens != nil {
+		scratchPool.Put(c.tokens)
+		c.tokens = nil
+	}
+}
+
+// textBlock is the text block as a non-streaming response carries it.
+func (c *composed) textBlock() wire.TextBlock {
+	return wire.TextBlock{Text: c.text, Citations: c.cites}
+}
+
+// composer turns an outcome into content blocks.
+type composer struct {
+	sealer      *seal.Sealer
+	now         time.Time
+	maxQueryLen int
+	// untrusted marks the results and passages, which come from the web,
+	// as untrusted data for the model (guard.content.mark_untrusted).
+	untrusted guard.Wrapper
+}
+
+// citeRef is a citation before sealing: the result it points to and the
+// verbatim span it quotes.
+type citeRef struct {
+	result int
+	cited  string
+}
+
+// textBuilder accumulates the digest text and its segments: consecutive
+// plain runs merge into one segment, each cited run is its own.
+type textBuilder struct {
+	b     strings.Builder
+	segs  []segment
+	refs  []citeRef
+	plain bool // the last segment has no citation
+}
+
+func (t *textBuilder) write(parts ...string) {
+	for _, p := range parts {
+		t.b.WriteString(p)
+	}
+}
+
+// startPlain opens (or continues) a run without citation.
+func (t *textBuilder) startPlain() {
+	if !t.plain {
+		t.segs = append(t.segs, segment{start: t.b.Len(), cite: -1})
+		t.plain = true
+	}
+}
+
+// startCited opens a run supported by a citation of result quoting cited.
+func (t *textBuilder) startCited(result int, cited string) {
+	t.segs = append(t.segs, segment{start: t.b.Len(), cite: len(t.refs)})
+	// Anthropic's bound on cited_text; the whole snippet is in the text
+	// and the sealed payload anyway.
+	t.refs = append(t.refs, citeRef{result, wire.CitedText(cited)})
+	t.plain = false
+}
+
+// scratchPool recycles the buffers payloads are encoded into and tokens
+// sealed into before they become one string.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// compose builds the answer for call from o: the sealed results and the
+// digest with sealed citations. With keep, the answer owns its memory and
+// may be kept; without, its tokens are views of a pooled buffer, which
+// saves copying and allocating them (about 5 KB an answer), and the caller
+// must release the answer once it has been written and never retain any
+// of its strings.
+func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, error) {
+	out := &composed{}
+	if o.err != nil {
+		code := toolErrorCode(o.err)
+		out.result.Error = &wire.WebSearchToolResultError{ErrorCode: code}
+		out.text = toolErrorText(call.Query, o.err, c.maxQueryLen)
+		out.segs = []segment{{0, len(out.text), -1}}
+		return out, nil
+	}
+	if len(o.results) == 0 {
+		msg := fmt.Sprintf("No web results found for %q", call.Query)
+		if d := domainNote(call.Tool); d != "" {
+			msg += " " + d
+		}
+		out.text = msg + ". Try a broader or differently worded query."
+		out.segs = []segment{{0, len(out.text), -1}}
+		out.result.Results = []wire.WebSearchResult{}
+		return out, nil
+	}
+	n := len(o.results)
+	titles, ages := make([]string, n), make([]string, n)
+	for i, r := range o.results {
+		titles[i], ages[i] = resultTitle(r), r.Age()
+	}
+	t := c.digest(call, o, titles, ages)
+	text := t.b.String()
+	// Trailing newlines are trimmed from the last segment, for tidiness.
+	last := &t.segs[len(t.segs)-1]
+	for last.end = len(text); last.end > last.start && text[last.end-1] == '\n'; last.end-- {
+	}
+	out.text, out.segs = text[:last.end], t.segs
+	for i := 0; i < len(t.segs)-1; i++ {
+		t.segs[i].end = t.segs[i+1].start
+	}
+
+	// Seal every result and citation into one buffer, then make it one
+	// string and hand out substrings.
+	sp, tp := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
+	defer func() {
+		scratchPool.Put(sp)
+		if out.tokens == nil { // kept, or failed: the buffer is free
+			scratchPool.Put(tp)
+		}
+	}()
+	scratch, toks := (*sp)[:0], (*tp)[:0]
+	ends := make([]int, 0, n+len(t.refs))
+	var err error
+	// The payloads leave out what the conversation shows (a result's url
+	// and title and the query, a citation's url and cited text); the
+	// tokens are bound to those instead (see seal.PurposeResult).
+	for i, r := range o.results {
+		sr := seal.Result{
+			Version: seal.PayloadVersion, Snippet: r.Snippet,
+			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
+		}
+		if scratch, err = appendSealedResult(scratch[:0], &sr); err != nil {
+			return nil, fmt.Errorf("encode result %d: %w", i, err)
+		}
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeResult, scratch, r.URL, titles[i], call.Query); err != nil {
+			return nil, fmt.Errorf("seal result %d: %w", i, err)
+		}
+		ends = append(ends, len(toks))
+	}
+	for _, ref := range t.refs {
+		sc := seal.Citation{Version: seal.PayloadVersion, Result: ref.result}
+		scratch = appendSealedCitation(scratch[:0], &sc)
+		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeCitation, scratch, o.results[ref.result].URL, ref.cited); err != nil {
+			return nil, fmt.Errorf("seal citation: %w", err)
+		}
+		ends = append(ends, len(toks))
+	}
+	*sp, *tp = scratch, toks
+	var all string
+	if keep {
+		all = string(toks)
+	} else {
+		all = unsafe.String(unsafe.SliceData(toks), len(toks))
+		out.tokens = tp
+	}
+	token := func(k int) string {
+		start := 0
+		if k > 0 {
+			start = ends[k-1]
+		}
+		return all[start:ends[k]]
+	}
+
+	out.result.Results = make([]wire.WebSearchResult, n)
+	for i, r := range o.results {
+		wr := &out.result.Results[i]
+		wr.Title, wr.URL, wr.EncryptedContent = titles[i], r.URL, token(i)
+		if ages[i] != "" {
+			wr.PageAge = &ages[i]
+		}
+	}
+	out.cites = make([]wire.Citation, len(t.refs))
+	for k, ref := range t.refs {
+		out.cites[k] = wire.Citation{
+			URL: o.results[ref.result].URL, Title: titles[ref.result],
+			EncryptedIndex: token(n + k), CitedText: ref.cited,
+		}
+	}
+	return out, nil
+}
+
+// resultTitle never returns an empty title: Claude Code shows titles as the
+// links' labels, and an empty one renders as nothing at all.
+func resultTitle(r search.Result) string {
+	if t := strings.TrimSpace(r.Title); t != "" {
+		return t
+	}
+	if u, err := url.Parse(r.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return r.URL
+}
+
+// digest writes the text of a successful search. Claude Code passes only
+// this text (plus the links) to the main model, so it must carry the
+// substance: every result's snippet, numbered to match the links, then the
+// key passages of the top pages when enrichment found any. Snippets and
+// passages carry citations.
+func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *textBuilder {
+	t := &textBuilder{}
+	size := 128
+	for _, r := range o.results {
+		size += len(r.Title) + len(r.URL) + len(r.Snippet) + 40
+	}
+	for _, ps := range o.passages {
+		for _, p := range ps {
+			size += len(p) + 8
+		}
+	}
+	begin, end := c.untrusted.Bounds("search results", "")
+	size += len(begin) + len(end)
+	t.b.Grow(size)
+	var quoted [256]byte
+	t.startPlain()
+	t.write("Web search results for ")
+	t.b.Write(strconv.AppendQuote(quoted[:0], call.Query))
+	if d := domainNote(call.Tool); d != "" {
+		t.write(" ", d)
+	}
+	t.write(":\n")
+	if begin != "" {
+		t.write(begin, "\n")
+	}
+	for i, r := range o.results {
+		t.startPlain()
+		t.write("\n", strconv.Itoa(i+1), ". ", guard.Defuse(titles[i]), "\n   ", r.URL, "\n")
+		if ages[i] != "" {
+			t.write("   Published: ", ages[i], "\n")
+		}
+		snip := guard.Defuse(collapseSpace(r.Snippet))
+		if snip == "" {
+			continue
+		}
+		t.startCited(i, snip)
+		t.write("   ", snip, "\n")
+	}
+	first := true
+	for i := range o.results {
+		ps := o.passages[i]
+		if len(ps) == 0 {
+			continue
+		}
+		t.startPlain()
+		if first {
+			t.write("\nKey passages from the top results:\n")
+			first = false
+		}
+		t.write("\n[", strconv.Itoa(i+1), "] ", guard.Defuse(titles[i]), "\n")
+		for _, p := range ps {
+			p = guard.Defuse(p)
+			t.startCited(i, strings.TrimSuffix(p, "…"))
+			t.write("> ", p, "\n")
+		}
+	}
+	if end != "" {
+		t.startPlain()
+		t.write("\n", end)
+	}
+	return t
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " "), without
+// allocating when s is already collapsed, as snippets and queries usually
+// are.
+func collapseSpace(s string) string {
+	prevSpace := true // a leading space needs collapsing too
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r > ' ' && r < utf8.RuneSelf || !unicode.IsSpace(r) {
+			prevSpace = false
+			continue
+		}
+		if r != ' ' || prevSpace {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = true
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
+
+// domainNote describes the tool's domain filter for the digest, so the
+// model knows a narrow result list is narrow on purpose.
+func domainNote(t wire.Tool) string {
+	switch {
+	case len(t.AllowedDomains) > 0:
+		return "(only from " + strings.Join(t.AllowedDomains, ", ") + ")"
+	case len(t.BlockedDomains) > 0:
+		return "(excluding " + strings.Join(t.BlockedDomains, ", ") + ")"
+	}
+	return ""
+}

@@ -1,0 +1,118 @@
+package seal
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Purposes of webgate's tokens. Binding each token to its purpose stops a
+// client from passing an encrypted_index where encrypted_content is
+// expected.
+//
+// A result's token is also bound to its block's url and title and to the
+// query of the search it answers (the input of the server_tool_use block
+// it is paired with), in this order, and a citation's to its url and
+// cited_text:
+//
+//	AppendSeal(dst, PurposeResult, payload, url, title, query)
+//	Open(PurposeResult, token, url, title, query)
+const (
+	PurposeResult   = "web_search_result"
+	PurposeCitation = "web_search_result_location"
+)
+
+// PayloadVersion is the version of the payloads sealed now. Version 2
+// payloads leave out the fields their block shows (see Result and
+// Citation), to which their wg2 tokens are bound instead; version 1
+// payloads, in wg1 tokens, hold copies of them.
+const PayloadVersion = 2
+
+// Result is the plaintext of a web_search_result's encrypted_content:
+// everything webgate knew about the hit when it answered, so a later turn
+// that sends the block back is restored exactly. The search fast path
+// (package proxy) and the emulated tools (package internal/messages/emulate/tools) both seal
+// and open it, so a token sealed by either opens in the other.
+//
+// URL and Title are the block's own url and title, and Query the search's
+// query. A version 2 payload leaves them out and its token is bound to
+// them (see PurposeResult), so OpenResult fills them in from the
+// conversation; a version 1 payload holds them.
+type Result struct {
+	Version   int       `json:"v"`
+	Query     string    `json:"query,omitempty"`
+	URL       string    `json:"url,omitempty"`
+	Title     string    `json:"title,omitempty"`
+	Snippet   string    `json:"snippet,omitempty"`
+	PageAge   string    `json:"page_age,omitempty"`
+	Passages  []string  `json:"passages,omitempty"`
+	Provider  string    `json:"provider,omitempty"`
+	Retrieved time.Time `json:"retrieved"`
+}
+
+// Citation is the plaintext of a citation's encrypted_index. As with
+// Result, a version 2 payload leaves out URL and CitedText, the
+// citation's own url and cited_text, and its token is bound to them
+// (see PurposeResult).
+type Citation struct {
+	Version   int    `json:"v"`
+	URL       string `json:"url,omitempty"`
+	Result    int    `json:"result"`
+	CitedText string `json:"cited_text,omitempty"`
+}
+
+// ErrMismatch: a wg1 token opened, but the block it came in no longer
+// shows what it sealed (it was moved to another result, or the block was
+// edited). A wg2 token in that case does not open at all (ErrInvalid).
+var ErrMismatch = errors.New("seal: token does not match its block")
+
+// OpenResult opens a web_search_result's encrypted_content, given the
+// block's url and title and the search's query, and returns the result
+// with URL, Title and Query set. A version 1 payload keeps its own title
+// and query and must name the same url.
+func (s *Sealer) OpenResult(token, url, title, query string) (Result, error) {
+	var r Result
+	if err := s.openJSON(PurposeResult, token, &r, url, title, query); err != nil {
+		return Result{}, err
+	}
+	if r.Version < 2 {
+		if r.URL != url {
+			return Result{}, ErrMismatch
+		}
+		return r, nil
+	}
+	r.URL, r.Title, r.Query = url, title, query
+	return r, nil
+}
+
+// OpenCitation opens a citation's encrypted_index, given the citation's
+// url and cited_text, and returns it with URL and CitedText set. A version
+// 1 payload must name the same url and cited text.
+func (s *Sealer) OpenCitation(token, url, citedText string) (Citation, error) {
+	var c Citation
+	if err := s.openJSON(PurposeCitation, token, &c, url, citedText); err != nil {
+		return Citation{}, err
+	}
+	if c.Version < 2 {
+		if c.URL != url || c.CitedText != citedText {
+			return Citation{}, ErrMismatch
+		}
+		return c, nil
+	}
+	c.URL, c.CitedText = url, citedText
+	return c, nil
+}
+
+func (s *Sealer) openJSON(purpose, token string, v any, bound ...string) error {
+	pt, err := s.Open(purpose, token, bound...)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(pt, v); err != nil {
+		// Only webgate seals, so this is a bug, not a forgery; the
+		// token is unusable either way.
+		return fmt.Errorf("%w: %s payload: %v", ErrInvalid, purpose, err)
+	}
+	return nil
+}
