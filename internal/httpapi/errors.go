@@ -25,14 +25,14 @@ var errTooLarge = errors.New("request body too large")
 //
 //	400 invalid_request      bad parameters or body, or a query a provider rejected
 //	400 secret_detected      the query guard found a secret in the query or URL
-//	401 authentication_error missing or invalid API key (WWW-Authenticate: Bearer)
+//	401 authentication_error missing or invalid API key (WWW-Authenticate: Bearer, RFC 6750 section 3)
 //	403 surface_not_allowed  the key may not use the JSON API
 //	403 tool_not_allowed     the key may not search (or fetch)
 //	403 domain_not_allowed   the request's domains are outside the key's
 //	413 request_too_large    body over server.max_request_bytes
 //	429 rate_limited         the key's rate limit, or every provider's (with Retry-After)
 //	429 budget_exhausted     the key's daily search budget (Retry-After: until midnight UTC)
-//	499 -                    client went away (nothing is written)
+//	499 -                    client went away (nothing is written; 499 is nginx's convention, not an HTTP status)
 //	502 provider_error       every provider failed (auth, quota, blocked, 5xx)
 //	503 no_providers         no provider configured or all breakers open
 //	504 timeout              the search deadline passed

@@ -1,5 +1,6 @@
 // Package httpapi serves webgate's JSON HTTP API: GET and POST /v1/search,
-// POST /v1/fetch and the OpenAPI 3.1 description at /openapi.json.
+// POST /v1/fetch and the OpenAPI 3.1 description at /openapi.json
+// (https://spec.openapis.org/oas/v3.1.0).
 //
 // Responses use the same JSON shapes as the CLI's --json output
 // (search.JSONResponse, fetch.JSONResult), so scripts can move between the
@@ -74,7 +75,9 @@ func New(opts Options) *API {
 	a.mux.HandleFunc("POST /v1/fetch", a.fetchPOST)
 	a.mux.HandleFunc("GET /openapi.json", serveOpenAPI)
 	// Method-less patterns catch the other methods, so a wrong method gets
-	// a JSON 405 with Allow rather than the mux's plain-text one.
+	// a JSON 405 with Allow rather than the mux's plain-text one (a 405
+	// must list the allowed methods: RFC 9110 section 15.5.6,
+	// https://www.rfc-editor.org/rfc/rfc9110#section-15.5.6).
 	a.mux.Handle("/v1/search", methodNotAllowed("GET, POST"))
 	a.mux.Handle("/v1/fetch", methodNotAllowed("POST"))
 	a.mux.Handle("/openapi.json", methodNotAllowed("GET"))
@@ -127,7 +130,9 @@ type ErrorDetail struct {
 
 // WriteError writes an error response in the API's shape. Package server
 // uses it so 401, 403, 413 and 503 from middleware look the same as the
-// API's own errors. retryAfter > 0 sets Retry-After in whole seconds.
+// API's own errors. retryAfter > 0 sets Retry-After in whole seconds
+// (delay-seconds, RFC 9110 section 10.2.3,
+// https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3).
 func WriteError(w http.ResponseWriter, status int, typ, msg string, retryAfter time.Duration) {
 	writeError(w, status, typ, msg, retryAfter)
 }

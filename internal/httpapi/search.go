@@ -134,9 +134,10 @@ func searchLabel(field string) string {
 	return field
 }
 
-// decode reads a JSON body into v, bounded by MaxBodyBytes, rejecting
-// unknown fields (a typo such as "max_result" should fail loudly, not be
-// ignored) and trailing data.
+// decode reads a JSON body (RFC 8259, https://www.rfc-editor.org/rfc/rfc8259)
+// into v, bounded by MaxBodyBytes, rejecting unknown fields (a typo such as
+// "max_result" should fail loudly, not be ignored) and trailing data (a
+// JSON text is one value, RFC 8259 section 2).
 func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return &badRequest{fmt.Sprintf("Content-Type must be application/json, not %q", ct)}

@@ -118,9 +118,11 @@ func fetchHint(err error) string {
 // WriteHTTPError answers an MCP request over HTTP that was refused before
 // reaching the MCP server (a missing or invalid key, a key not allowed on
 // MCP, or over its rate limit), the way MCP clients expect from a
-// protected resource (RFC 6750, as the official SDKs do): a status, a
-// WWW-Authenticate challenge on 401 and 403, and an OAuth-style JSON
-// error body.
+// protected resource (MCP, Authorization, "Error Handling":
+// https://modelcontextprotocol.io/specification/2025-06-18/basic/authorization#error-handling;
+// RFC 6750 section 3, https://www.rfc-editor.org/rfc/rfc6750#section-3,
+// as the official SDKs do): a status, a WWW-Authenticate challenge on 401
+// and 403 with RFC 6750's error codes, and an OAuth-style JSON error body.
 func WriteHTTPError(w http.ResponseWriter, _ *http.Request, err error) {
 	status, code := http.StatusForbidden, "insufficient_scope"
 	var d *policy.Denial

@@ -5,10 +5,13 @@
 // The tools are written for models: descriptions say when to use them,
 // results are compact Markdown under a size cap, and every failure is a
 // tool error (isError) whose text says what to do next, never a protocol
-// error the model cannot see.
+// error the model cannot see (MCP, Tools, "Error Handling":
+// https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling).
 //
 // The text is the only form a model reads by default. The MCP spec
-// (2025-11-25, server/tools "Output Schema") requires a tool that declares
+// (2025-11-25, server/tools "Output Schema":
+// https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema)
+// requires a tool that declares
 // an outputSchema to return structuredContent, and lets a client hand
 // either form to its model: Claude Code and Codex give their model
 // JSON.stringify(structuredContent) and drop the text, and with it the
@@ -107,8 +110,10 @@ func (o *Options) applyDefaults() {
 	}
 }
 
-// instructions is sent at initialisation; clients that show it to the model
-// get one paragraph on choosing between the tools.
+// instructions is sent at initialisation (the initialize result's
+// instructions, https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#initialization);
+// clients that show it to the model get one paragraph on choosing between
+// the tools.
 const instructions = `webgate gives you live web access. Use web_search to find current information, documentation, news or sources; it returns ranked results with titles, URLs, dates and snippets (set include_content to also read the top pages). Use web_fetch to read a specific URL as clean Markdown, including URLs found by web_search. Cite the URLs you rely on.`
 
 // New returns an MCP server with web_search and web_fetch registered.
@@ -118,8 +123,10 @@ func New(opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "webgate", Title: "webgate web search and fetch", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       sdkLogger(opts.Logger),
-		// Advertise tools only. The SDK's historical default adds
-		// "logging", which these tools never use.
+		// Advertise tools only (MCP, Lifecycle, "Capability Negotiation":
+		// https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#capability-negotiation).
+		// The SDK's historical default adds "logging", which these tools
+		// never use.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
 	meta := mcp.Meta{MetaMaxResultSize: opts.MaxOutputChars}
@@ -149,10 +156,13 @@ func New(opts Options) *mcp.Server {
 	return s
 }
 
-// HTTPHandler serves s over Streamable HTTP, stateless so that any replica
-// behind a load balancer can answer any request. The SDK's DNS-rebinding
-// protection for loopback listeners stays on; package server adds Origin
-// checks and authentication in front.
+// HTTPHandler serves s over Streamable HTTP
+// (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#streamable-http),
+// stateless (no Mcp-Session-Id, which the transport makes optional:
+// https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#session-management)
+// so that any replica behind a load balancer can answer any request. The
+// SDK's DNS-rebinding protection for loopback listeners stays on; package
+// server adds Origin checks and authentication in front.
 func HTTPHandler(s *mcp.Server, maxBodyBytes int64, log *slog.Logger) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless: true,
@@ -195,7 +205,8 @@ type tools struct {
 
 // progress sends notifications/progress for one call when the client asked
 // for them with a progress token. It is safe for concurrent use and keeps
-// the reported progress strictly increasing, as the spec requires.
+// the reported progress strictly increasing, as the spec requires
+// (https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/progress).
 type progress struct {
 	mu    sync.Mutex
 	req   *mcp.CallToolRequest
@@ -237,7 +248,9 @@ func (t *tools) result(text string, structured any) *mcp.CallToolResult {
 	return r
 }
 
-// toolError is a failed call the model can read and act on.
+// toolError is a failed call the model can read and act on: a result with
+// isError set, not a JSON-RPC error, so the model sees it
+// (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling).
 func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }

@@ -16,16 +16,19 @@ import (
 )
 
 // StdioTransport is the transport `webgate mcp` serves on: newline-
-// delimited JSON-RPC messages on in and out (MCP, Transports, stdio), as
+// delimited JSON-RPC messages on in and out (MCP, Transports, stdio:
+// https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#stdio), as
 // the SDK's mcp.IOTransport, except that a line that is not a JSON-RPC
 // message is answered and skipped instead of ending the session.
 //
 // The SDK's transport decodes stdin as one JSON stream and stops at the
 // first syntax error: the client got no answer, and every request after
-// the bad line went unanswered until it gave up. JSON-RPC 2.0 (section 5)
-// asks for an error response instead, with a null id when the id could
-// not be read: -32700 "Parse error" for invalid JSON, -32600 "Invalid
-// Request" for JSON that is not a request (section 5.1). Each line is
+// the bad line went unanswered until it gave up. JSON-RPC 2.0 (section 5,
+// https://www.jsonrpc.org/specification#response_object) asks for an error
+// response instead, with a null id when the id could not be read: -32700
+// "Parse error" for invalid JSON, -32600 "Invalid Request" for JSON that is
+// not a request (section 5.1,
+// https://www.jsonrpc.org/specification#error_object). Each line is
 // screened before the SDK sees it; lines that are messages (or batches of
 // messages) pass through unchanged, so everything else about the session
 // is the SDK's.
@@ -115,7 +118,8 @@ func (s *stdio) refuse(code int, msg string) {
 
 // screenLine returns 0 for a JSON-RPC message, or a batch of them when
 // batches is set, and otherwise the error code and message to answer
-// with. MCP 2025-06-18 removed JSON-RPC batches (the SDK ends a session
+// with. MCP 2025-06-18 removed JSON-RPC batches
+// (https://modelcontextprotocol.io/specification/2025-06-18/changelog; the SDK ends a session
 // that sends one under that version or later), so they are answered
 // with -32600 unless the client initialised with an older version.
 func screenLine(line []byte, batches bool) (int, string) {

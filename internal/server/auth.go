@@ -62,6 +62,9 @@ func (a *Auth) Wrap(surface string, onErr ErrorWriter, next http.Handler) http.H
 			}
 			a.log.WarnContext(r.Context(), "request refused", attrs...)
 			if errors.Is(err, policy.ErrNoKey) || errors.Is(err, policy.ErrBadKey) {
+				// A 401 carries a challenge (RFC 9110 section 11.6.1,
+				// https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1;
+				// the Bearer scheme: RFC 6750 section 3).
 				w.Header().Set("WWW-Authenticate", `Bearer realm="webgate"`)
 			}
 			onErr(w, r, err)
@@ -120,9 +123,12 @@ func carriesKey(v, key string) bool {
 }
 
 // Credential returns the key a request presents and the header it came
-// in: "Authorization: Bearer <key>" wins over "x-api-key: <key>" (which
-// Anthropic clients send), so a client can authenticate to webgate with
-// the first and still pass an upstream key in the second.
+// in: "Authorization: Bearer <key>" (RFC 6750 section 2.1,
+// https://www.rfc-editor.org/rfc/rfc6750#section-2.1; the scheme is
+// case-insensitive, RFC 9110 section 11.1) wins over "x-api-key: <key>"
+// (which Anthropic clients send: https://docs.anthropic.com/en/api/overview),
+// so a client can authenticate to webgate with the first and still pass an
+// upstream key in the second.
 func Credential(h http.Header) (key, header string) {
 	if auth := h.Get("Authorization"); auth != "" {
 		scheme, tok, ok := strings.Cut(auth, " ")

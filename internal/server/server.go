@@ -255,7 +255,8 @@ const cancelGrace = 5 * time.Second
 // loopback address. Together they stop DNS rebinding: a web page on
 // evil.example that re-points its name to 127.0.0.1 sends Origin and Host
 // evil.example, and is refused. The MCP specification makes this a MUST
-// for Streamable HTTP (2025-11-25, Transports, "Security Warning":
+// for Streamable HTTP (2025-11-25, Transports, "Security Warning",
+// https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning:
 // "Servers MUST validate the Origin header on all incoming connections to
 // prevent DNS rebinding attacks. If the Origin header is present and
 // invalid, servers MUST respond with HTTP 403 Forbidden"). Requests a
@@ -333,9 +334,10 @@ func limitBody(n int64, next http.Handler) http.Handler {
 	})
 }
 
-// limitConcurrency refuses a request with refuse (an overloaded answer
-// with Retry-After) when n requests are already in flight, rather than
-// queueing without bound.
+// limitConcurrency refuses a request with refuse (an overloaded answer:
+// 503 with Retry-After, RFC 9110 sections 15.6.4 and 10.2.3,
+// https://www.rfc-editor.org/rfc/rfc9110#section-15.6.4) when n requests
+// are already in flight, rather than queueing without bound.
 func limitConcurrency(n int, refuse http.HandlerFunc, next http.Handler) http.Handler {
 	sem := make(chan struct{}, n)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
