@@ -14,17 +14,20 @@ import (
 	"time"
 )
 
-// codeMaxUsesExceeded is the error code of a call beyond max_uses.
+// codeMaxUsesExceeded is the error code of a call beyond max_uses
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#errors).
 const codeMaxUsesExceeded = "max_uses_exceeded"
 
 // Serve runs the turn and writes the response to w: server-sent events as
-// they happen when the client streams, else one JSON message at the end.
+// they happen when the client streams (https://docs.anthropic.com/en/docs/build-with-claude/streaming),
+// else one JSON message at the end (https://docs.anthropic.com/en/api/messages).
 // hdr is the client's request header, handed to the Model.
 //
 // A non-nil error means nothing was written and the caller must answer:
 // it is an *UpstreamError to relay as is, a *StreamError, a transport
 // error reaching the upstream, or ctx's error. Once a stream has begun,
-// failures end it with an error event instead and Serve returns nil.
+// failures end it with an error event instead (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events)
+// and Serve returns nil.
 func (t *Turn) Serve(ctx context.Context, w http.ResponseWriter, hdr http.Header) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -351,13 +354,15 @@ const maxUpstreamBlocks = 4096
 
 // errNoMessageStart is an upstream stream whose message ends (or never
 // begins) without message_start: the Messages API opens every stream
-// with it, so the upstream is broken and its reply cannot be trusted.
+// with it (https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types), so the
+// upstream is broken and its reply cannot be trusted.
 var errNoMessageStart = badUpstream("upstream stream did not begin with message_start")
 
 // badUpstream is the error of an upstream reply that breaks the Messages
 // API's stream grammar or stops short: 502, the gateway got an invalid
-// response (a streaming client already answered gets it as an error
-// event).
+// response (RFC 9110 section 15.6.3,
+// https://www.rfc-editor.org/rfc/rfc9110#section-15.6.3; a streaming
+// client already answered gets it as an error event).
 func badUpstream(msg string) *StreamError {
 	return &StreamError{Type: "api_error", Message: msg, Status: http.StatusBadGateway}
 }
@@ -514,7 +519,8 @@ func (t *Turn) pump(ctx context.Context, ev Events, o *output) (pumped, error) {
 }
 
 // mergeUsage takes the counts a message_delta carries: they are totals
-// for the message, so they replace those of message_start.
+// for the message ("cumulative", https://docs.anthropic.com/en/docs/build-with-claude/streaming),
+// so they replace those of message_start.
 func mergeUsage(u *usage, d usage) {
 	u.OutputTokens = d.OutputTokens
 	if d.InputTokens > 0 {
@@ -620,7 +626,8 @@ func (t *Turn) stopBlock(b *upBlock, o *output) {
 // textStream carries one upstream text block to the client, taking the
 // model's [n] markers out and turning them into citations on the text
 // they follow. A cited run of text ends its client text block, the way
-// Anthropic splits cited text into blocks of their own.
+// Anthropic splits cited text into blocks of their own
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#citations).
 type textStream struct {
 	t *Turn
 	o *output

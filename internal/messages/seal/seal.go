@@ -3,13 +3,20 @@
 // web_search_result_location.encrypted_index.
 //
 // Anthropic's clients treat those fields as opaque and send them back in
-// later turns; webgate must be able to trust what comes back (a client must
+// later turns (Anthropic's web search tool page:
+// https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool);
+// webgate must be able to trust what comes back (a client must
 // not be able to make the proxy "remember" a page it never fetched) and must
 // not leak fetched content in a readable form that looks authoritative. So
 // each token is AES-256-GCM ciphertext, bound by its additional data to a
 // purpose string, and prefixed with a version and a key id:
 //
 //	wg2.<key id>.<base64url(nonce || ciphertext || tag)>
+//
+// (base64url without padding: RFC 4648 sections 5 and 3.2,
+// https://www.rfc-editor.org/rfc/rfc4648#section-5;
+// GCM: NIST SP 800-38D,
+// https://nvlpubs.nist.gov/nistpubs/Legacy/SP/nistspecialpublication800-38d.pdf.)
 //
 // A wg2 token is also bound to the fields the conversation shows in the
 // clear (a result's url and title and the search's query, a citation's

@@ -25,7 +25,9 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 }()
 
 // appendString appends s as a JSON string exactly as encoding/json does with
-// SetEscapeHTML(false): quotes, backslashes and control characters escaped,
+// SetEscapeHTML(false): quotes, backslashes and control characters escaped
+// (the characters RFC 8259 section 7 requires escaped,
+// https://www.rfc-editor.org/rfc/rfc8259#section-7),
 // invalid UTF-8 replaced by \ufffd, U+2028 and U+2029 escaped for
 // JavaScript; <, > and & left literal, as Anthropic does.
 func appendString(dst []byte, s string) []byte { return appendStringEsc(dst, s, false) }

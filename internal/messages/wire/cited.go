@@ -8,7 +8,8 @@ import (
 
 // MaxCitedText is the longest cited_text, in characters, of a
 // web_search_result_location: Anthropic documents "up to 150 characters
-// of the cited content", and clients may rely on it.
+// of the cited content" (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#citations),
+// and clients may rely on it.
 const MaxCitedText = 150
 
 // CitedText cuts s to at most MaxCitedText characters for a

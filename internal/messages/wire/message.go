@@ -107,7 +107,8 @@ type WebSearchResult struct {
 	PageAge *string `json:"page_age"`
 }
 
-// Web search tool error codes, as Anthropic defines them.
+// Web search tool error codes, as Anthropic defines them
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#errors).
 const (
 	ErrCodeInvalidToolInput = "invalid_tool_input"
 	ErrCodeUnavailable      = "unavailable"
@@ -122,7 +123,8 @@ type WebSearchToolResultError struct {
 	ErrorCode string         `json:"error_code"`
 }
 
-// Citation is a web_search_result_location citation.
+// Citation is a web_search_result_location citation
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#citations).
 type Citation struct {
 	Type           citationTag `json:"type"`
 	URL            string      `json:"url"`
@@ -166,7 +168,8 @@ func marshalTyped(typ string, v any) ([]byte, error) {
 	return append(out, body[1:]...), nil
 }
 
-// ErrorResponse is Anthropic's error envelope.
+// ErrorResponse is Anthropic's error envelope
+// (https://docs.anthropic.com/en/api/errors#error-shapes).
 type ErrorResponse struct {
 	Type  string      `json:"type"`
 	Error ErrorDetail `json:"error"`

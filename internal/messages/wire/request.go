@@ -1,6 +1,7 @@
 // Package wire holds webgate's own wire types for Anthropic's Messages
-// API: the parts of a request the proxy inspects, the content blocks and
-// messages it produces, an SSE event writer and a bounded SSE reader.
+// API (https://docs.anthropic.com/en/api/messages): the parts of a request
+// the proxy inspects, the content blocks and messages it produces, an SSE
+// event writer and a bounded SSE reader.
 //
 // The types are deliberately ours rather than an SDK's: the proxy forwards
 // request bodies byte for byte, so it only ever decodes what it needs to
@@ -65,7 +66,8 @@ type Tool struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UserLocation is the web search tool's approximate location.
+// UserLocation is the web search tool's approximate location
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#localization).
 type UserLocation struct {
 	Type     string `json:"type,omitempty"`
 	City     string `json:"city,omitempty"`

@@ -12,7 +12,8 @@ import (
 )
 
 // Stream event payloads. Each marshals to the data of one SSE event whose
-// event name equals its type member.
+// event name equals its type member (Anthropic, "Streaming Messages":
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming).
 
 type messageStart struct {
 	Type    string   `json:"type"`
@@ -381,7 +382,8 @@ func (e *EventWriter) MessageStop() error {
 }
 
 // Ping writes a ping, which keeps idle connections and proxies from timing
-// out while a search runs.
+// out while a search runs (a ping may come anywhere in a stream:
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types).
 func (e *EventWriter) Ping() error {
 	if e.err != nil {
 		return e.err
@@ -390,7 +392,8 @@ func (e *EventWriter) Ping() error {
 }
 
 // Error writes an error event, Anthropic's way of failing a stream that has
-// already sent its 200 status.
+// already sent its 200 status (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events;
+// the error types: https://docs.anthropic.com/en/api/errors).
 func (e *EventWriter) Error(typ, msg string) error {
 	return e.Event("error", errorEvent{"error", ErrorDetail{typ, msg}})
 }
@@ -401,7 +404,8 @@ type Event struct {
 	Name string
 	// Data is the data lines joined with "\n".
 	Data []byte
-	// ID is the last id field seen, per the SSE specification.
+	// ID is the last id field seen, per the SSE specification
+	// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
 	ID string
 }
 
@@ -450,7 +454,8 @@ func NewReader(r io.Reader, maxLine, maxEvent int) *Reader {
 }
 
 // Next returns the next event. It returns io.EOF at a clean end of stream;
-// an event cut off by EOF is discarded, as the SSE specification requires.
+// an event cut off by EOF is discarded, as the SSE specification requires
+// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
 func (r *Reader) Next() (Event, error) {
 	var (
 		ev      Event
@@ -507,7 +512,8 @@ func (r *Reader) Next() (Event, error) {
 }
 
 // line returns the next line without its terminator (LF, CRLF or CR, as
-// the SSE specification allows). The slice is valid until the next call.
+// the SSE specification allows: https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream).
+// The slice is valid until the next call.
 func (r *Reader) line() ([]byte, error) {
 	for {
 		if r.skipLF && r.start < r.end {

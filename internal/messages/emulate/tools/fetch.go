@@ -28,7 +28,8 @@ const maxFetchTime = 2 * time.Minute
 // would not fit any context window.
 const maxPDFModelTokens = 200000
 
-// fetchTool is one request's web_fetch tool.
+// fetchTool is one request's web_fetch tool (Anthropic's web fetch tool:
+// https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-fetch-tool).
 type fetchTool struct {
 	box  *Box
 	spec *spec
@@ -143,7 +144,8 @@ func (t *fetchTool) checkURL(raw string, conv *emulate.Conversation) string {
 }
 
 // allowFetchDomain applies domain rules the way web fetch does: on the
-// domain only. Anthropic documents that an entry with a path never
+// domain only (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-fetch-tool#domain-filtering).
+// Anthropic documents that an entry with a path never
 // matches a web fetch URL, so such an entry neither allows (allow mode
 // fails closed) nor blocks.
 func allowFetchDomain(f *domains.Filter, host string) bool {

@@ -76,7 +76,8 @@ func NewHTTPClient(responseHeaderTimeout time.Duration) *http.Client {
 }
 
 // hopHeaders are connection-scoped and must not be forwarded in either
-// direction (RFC 9110 section 7.6.1).
+// direction (RFC 9110 section 7.6.1,
+// https://www.rfc-editor.org/rfc/rfc9110#section-7.6.1).
 var hopHeaders = []string{
 	"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
 	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade",
@@ -132,7 +133,7 @@ func (c *Client) Do(ctx context.Context, in *http.Request, body []byte) (*http.R
 }
 
 // CleanHeader returns a copy of h without hop-by-hop headers, including
-// those the Connection header names.
+// those the Connection header names (RFC 9110 section 7.6.1).
 func CleanHeader(h http.Header) http.Header {
 	out := h.Clone()
 	if out == nil {

@@ -10,7 +10,8 @@ import (
 
 // IdleError is the cause of an upstream reply cut because the upstream
 // sent nothing for D once it had begun answering. Anthropic's API sends a
-// ping at least every few seconds while a stream is open, so a silence
+// ping at least every few seconds while a stream is open (ping events:
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types), so a silence
 // of response_header_timeout (default 10m) is a dead connection, not a
 // model thinking.
 type IdleError struct{ D time.Duration }

@@ -13,8 +13,12 @@ var ErrPathNotServed = errors.New("not a Messages API path webgate forwards")
 // routes are the Messages API paths webgate forwards, one segment per
 // element; "{id}" stands for one id segment (a model id, a batch id).
 // Anthropic's API reference lists them under Messages (create, count
-// tokens, message batches) and Models. Every other upstream path (files,
-// skills, organization administration) is out of reach: the forwarded
+// tokens, message batches) and Models:
+// https://docs.anthropic.com/en/api/messages,
+// https://docs.anthropic.com/en/api/messages-count-tokens,
+// https://docs.anthropic.com/en/api/creating-message-batches,
+// https://docs.anthropic.com/en/api/models-list. Every other upstream
+// path (files, skills, organization administration) is out of reach: the forwarded
 // request may carry upstream.api_key, which those paths must not get
 // from a client whose key only allows the Messages API.
 var routes = [][]string{
@@ -34,8 +38,10 @@ const maxIDLen = 256
 // Route checks a request's escaped path (url.URL.EscapedPath) against the
 // paths webgate forwards and returns the path to send upstream, decoded
 // and clean. Each segment is unescaped on its own, so an encoded dot
-// segment (%2e%2e) or slash (%2F) is seen for what it is and refused, as
-// are empty segments: ids are limited to letters, digits and "._~:@+-",
+// segment (%2e%2e; dot segments: RFC 3986 section 3.3,
+// https://www.rfc-editor.org/rfc/rfc3986#section-3.3) or slash (%2F) is
+// seen for what it is and refused, as are empty segments: ids are
+// limited to letters, digits and "._~:@+-",
 // and may not be "." or "..", so nothing an upstream (or a proxy in front
 // of it) decodes or normalises later can climb out of the route.
 func Route(escaped string) (string, error) {

@@ -9,6 +9,12 @@
 // that happens before the first event to the status and Anthropic error
 // the client gets.
 //
+// The two wire formats: OpenAI's Chat Completions reference
+// (https://platform.openai.com/docs/api-reference/chat/create, and for streamed
+// replies https://platform.openai.com/docs/api-reference/chat-streaming) and Anthropic's Messages
+// API (https://docs.anthropic.com/en/api/messages, streamed as
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming).
+//
 // # Using the Model
 //
 //	m, err := openai.NewModel(cfg.Upstream, openai.ModelOptions{Logger: log})

@@ -20,7 +20,8 @@ var ErrUpstream = errors.New("openai upstream")
 // ClientError maps an error Model.Stream returned (so before any event
 // was produced) to the HTTP status and Anthropic error body the client is
 // answered with. It is the one place where this upstream kind's failures
-// meet Anthropic's error types:
+// (https://platform.openai.com/docs/guides/error-codes) meet Anthropic's
+// error types (https://docs.anthropic.com/en/api/errors):
 //
 //	upstream 400, 422        400 invalid_request_error ("prompt is too long: ..."
 //	                         for context-length errors, the wording Claude

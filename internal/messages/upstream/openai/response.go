@@ -9,7 +9,10 @@ import (
 	"github.com/webgate/webgate/internal/messages/wire"
 )
 
-// StopReason maps a finish_reason to an Anthropic stop_reason. hasTools
+// StopReason maps a finish_reason
+// (https://platform.openai.com/docs/api-reference/chat/object) to an
+// Anthropic stop_reason
+// (https://docs.anthropic.com/en/api/handling-stop-reasons). hasTools
 // turns "stop" into tool_use for servers that finish tool calls with it
 // (Ollama, some OpenAI models when streaming). content_filter and GLM's
 // "sensitive" map to refusal, Anthropic's reason for a reply its safety

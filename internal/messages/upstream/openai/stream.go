@@ -68,8 +68,10 @@ type toolState struct {
 	scan      objectScanner // fed on arrival, so it knows more than was emitted
 }
 
-// StreamTranslator turns a Chat Completions chunk stream into Anthropic
-// stream events, incrementally: each chunk's events are written (and
+// StreamTranslator turns a Chat Completions chunk stream
+// (https://platform.openai.com/docs/api-reference/chat-streaming) into Anthropic
+// stream events (https://docs.anthropic.com/en/docs/build-with-claude/streaming),
+// incrementally: each chunk's events are written (and
 // flushed) before the next chunk is read. It is not safe for concurrent
 // use. See the package documentation for the block ordering rules.
 type StreamTranslator struct {

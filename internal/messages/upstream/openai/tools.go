@@ -186,7 +186,8 @@ func shorten(s string, n int) string {
 const maxToolName = 64
 
 // toolNames maps tool names to names Chat Completions accepts
-// (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule, which most servers and chat
+// (^[a-zA-Z0-9_-]{1,64}$, OpenAI's rule for a function's name,
+// https://platform.openai.com/docs/api-reference/chat/create, which most servers and chat
 // templates share) and back: an MCP tool may be called "mcp__srv__a.b",
 // or be longer. Valid names map to themselves; only changed ones are
 // recorded, so replies can report the client's own names.

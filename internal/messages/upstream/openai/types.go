@@ -14,7 +14,8 @@ import (
 	"github.com/webgate/webgate/internal/config"
 )
 
-// ChatRequest is a Chat Completions request body.
+// ChatRequest is a Chat Completions request body
+// (https://platform.openai.com/docs/api-reference/chat/create).
 type ChatRequest struct {
 	Model               string         `json:"model"`
 	Messages            []ChatMessage  `json:"messages"`
@@ -55,7 +56,8 @@ type ThinkingSwitch struct {
 	Type string `json:"type"`
 }
 
-// StreamOptions asks for a final usage chunk.
+// StreamOptions asks for a final usage chunk (stream_options.include_usage:
+// a last chunk with empty choices carries the usage, https://platform.openai.com/docs/api-reference/chat-streaming).
 type StreamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
 }
@@ -178,7 +180,8 @@ type NamedToolChoice struct {
 	} `json:"function"`
 }
 
-// ChatResponse is a non-streaming Chat Completions response.
+// ChatResponse is a non-streaming Chat Completions response
+// (https://platform.openai.com/docs/api-reference/chat/object).
 type ChatResponse struct {
 	ID      string       `json:"id"`
 	Model   string       `json:"model"`
