@@ -21,7 +21,8 @@ import (
 // Brotli and Zstandard are what many CDNs prefer to send.
 const acceptEncoding = "gzip, deflate, br, zstd"
 
-// zstdMaxWindow is the largest Zstandard window we accept. RFC 9659 caps
+// zstdMaxWindow is the largest Zstandard window we accept. RFC 9659
+// (https://www.rfc-editor.org/rfc/rfc9659) caps
 // the window of the "zstd" content coding at 8 MiB so that a decoder's
 // memory stays bounded; a frame asking for more is refused rather than
 // allocated.
@@ -58,7 +59,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readBody reads and decodes body according to contentEncoding, enforcing
+// readBody reads and decodes body according to contentEncoding (the
+// content codings of RFC 9110 section 8.4.1, https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1,
+// whose names are case-insensitive), enforcing
 // maxBytes on both the wire and decoded sizes and maxRatio on compressed
 // bodies. sizeHint is the declared length (Content-Length; 0 or -1 when
 // unknown), used only to size the first buffer. The output buffer never
@@ -71,6 +74,8 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 	case "", "identity":
 		dec = raw
 	case "gzip", "x-gzip":
+		// RFC 9110 section 8.4.1.3 (x-gzip is its alias); the format is
+		// RFC 1952.
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			return nil, decodeErr(raw, fmt.Errorf("gzip: %w", err))
@@ -80,9 +85,10 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 		zr.Multistream(false)
 		dec = zr
 	case "deflate":
-		// "deflate" means zlib-wrapped by the spec, but many servers send a
-		// raw deflate stream; the zlib header is recognisable, so accept
-		// both.
+		// "deflate" means zlib-wrapped by the spec (RFC 9110 section
+		// 8.4.1.2: RFC 1950 around RFC 1951), but many servers send a raw
+		// deflate stream, as that section notes; the zlib header is
+		// recognisable, so accept both.
 		br := bufio.NewReader(raw)
 		hdr, _ := br.Peek(2)
 		if len(hdr) == 2 && hdr[0]&0x0f == 8 && (uint16(hdr[0])<<8|uint16(hdr[1]))%31 == 0 {
@@ -95,14 +101,15 @@ func readBody(body io.Reader, contentEncoding string, maxBytes int64, maxRatio i
 			dec = flate.NewReader(br)
 		}
 	case "br":
-		// The Brotli format caps its window at 16 MiB, which bounds the
-		// decoder's memory whatever the stream claims.
+		// The Brotli format (RFC 7932, https://www.rfc-editor.org/rfc/rfc7932)
+		// caps its window at 16 MiB, which bounds the decoder's memory
+		// whatever the stream claims.
 		dec = brotli.NewReader(raw)
 	case "zstd":
-		// Synchronous (one decoder, no goroutines) and with the window
-		// limit of RFC 9659. MaxMemory applies the same limit to
-		// single-segment frames, whose window is their declared content
-		// size (up to 2^64 bytes in the header).
+		// Zstandard is RFC 8878. Synchronous (one decoder, no goroutines)
+		// and with the window limit of RFC 9659. MaxMemory applies the
+		// same limit to single-segment frames, whose window is their
+		// declared content size (up to 2^64 bytes in the header).
 		zr, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
 		if err != nil {
@@ -180,8 +187,10 @@ func initialCap(enc string, sizeHint, limit int64) int64 {
 }
 
 // contentEncoding is the response's coding list. A server may send the
-// header more than once; joining the lines makes a stacked coding visible
-// (and refused) instead of silently decoding only the first.
+// header more than once, which means the comma-joined list (RFC 9110
+// section 5.3, https://www.rfc-editor.org/rfc/rfc9110#section-5.3); joining the lines makes a
+// stacked coding visible (and refused) instead of silently decoding only
+// the first.
 func contentEncoding(h http.Header) string {
 	return strings.Join(h.Values("Content-Encoding"), ", ")
 }

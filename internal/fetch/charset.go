@@ -21,8 +21,10 @@ import (
 //     UTF-8; honouring it would turn every accented letter into mojibake,
 //     whereas legacy-encoded text is almost never valid UTF-8 by accident.
 //  3. The Content-Type header's charset.
-//  4. Sniffing: <meta> prescan for HTML, else windows-1252, the web's de
-//     facto default for unlabelled legacy text.
+//  4. Sniffing: <meta> prescan for HTML (HTML's encoding sniffing,
+//     https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding),
+//     else windows-1252, the web's de facto default for unlabelled legacy
+//     text.
 //
 // Decoding never fails: undecodable bytes become U+FFFD, because a page
 // with a few bad bytes is still worth reading.

@@ -28,9 +28,12 @@ const (
 	kindText
 )
 
-// classify decides how to treat a body from its declared type and, when the
-// declaration is missing, generic or contradicted by the bytes, from
-// sniffing. It returns the media type to report.
+// classify decides how to treat a body from its declared type (Content-Type,
+// RFC 9110 section 8.3, https://www.rfc-editor.org/rfc/rfc9110#section-8.3;
+// media type names are case-insensitive) and, when the declaration is
+// missing, generic or contradicted by the bytes, from sniffing
+// (http.DetectContentType, which implements https://mimesniff.spec.whatwg.org/).
+// It returns the media type to report.
 func classify(contentType string, body []byte) (kind, string) {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {

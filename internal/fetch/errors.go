@@ -44,8 +44,9 @@ func (e *StatusError) Unwrap() error {
 	return ErrHTTPStatus
 }
 
-// parseRetryAfter reads delay-seconds or an HTTP date; anything else, or a
-// value in the past, is no hint.
+// parseRetryAfter reads delay-seconds or an HTTP date (RFC 9110 section
+// 10.2.3, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3); anything else, or a value in the
+// past, is no hint.
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0

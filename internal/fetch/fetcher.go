@@ -22,7 +22,8 @@ import (
 )
 
 // acceptHeader prefers Markdown (sites that serve it to agents save us the
-// extraction), then HTML, plain text and PDF.
+// extraction), then HTML, plain text and PDF, by quality values (RFC 9110
+// section 12.5.1, https://www.rfc-editor.org/rfc/rfc9110#section-12.5.1).
 const acceptHeader = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/pdf;q=0.7, */*;q=0.5"
 
 // maxCachedBytes keeps one cache entry small enough that a full cache stays
@@ -428,7 +429,10 @@ func (f *Fetcher) download(ctx context.Context, u *url.URL, accept string) (*pag
 	return &page{url: final, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: body}, nil
 }
 
-// get performs GET u, following up to maxRedirects redirects by hand. Each
+// get performs GET u, following up to maxRedirects redirects by hand (the
+// 3xx statuses of RFC 9110 section 15.4 that carry a Location,
+// https://www.rfc-editor.org/rfc/rfc9110#section-15.4, resolved against u as a URI reference: RFC 3986
+// section 5, https://www.rfc-editor.org/rfc/rfc3986#section-5). Each
 // hop is re-validated (scheme, length, address policy), checked against
 // robots.txt when checkRobots is set, and holds a per-host slot. A 2xx
 // response is returned open with its release function; any other final

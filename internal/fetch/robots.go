@@ -15,16 +15,19 @@ import (
 	"github.com/webgate/webgate/internal/cache"
 )
 
-// maxRobotsBytes bounds a robots.txt. Google reads the first 500 KiB; rules
-// past that are ignored, so a larger file is cut rather than rejected.
+// maxRobotsBytes bounds a robots.txt. Google reads the first 500 KiB, the
+// least RFC 9309 lets a crawler parse (https://www.rfc-editor.org/rfc/rfc9309#section-2.5);
+// rules past that are ignored, so a larger file is cut rather than rejected.
 const maxRobotsBytes = 500 << 10
 
 // robotsRedirects is how many redirects a robots.txt fetch follows (RFC 9309
-// asks for at least five).
+// section 2.3.1.2 asks for at least five: https://www.rfc-editor.org/rfc/rfc9309#section-2.3.1.2).
 const robotsRedirects = 5
 
 // robotsChecker answers "may we fetch this URL" from each origin's
-// robots.txt, fetched through the fetcher's own safe client and cached.
+// robots.txt (the Robots Exclusion Protocol, RFC 9309: https://www.rfc-editor.org/rfc/rfc9309),
+// fetched through the fetcher's own safe client and cached (for
+// Options.RobotsCacheTTL, well inside the 24 hours of RFC 9309 section 2.4).
 type robotsChecker struct {
 	f     *Fetcher
 	agent string // product token matched against User-agent lines
@@ -49,7 +52,9 @@ func newRobotsChecker(f *Fetcher) *robotsChecker {
 }
 
 // productToken is the name a robots.txt addresses us by: the first word of
-// the user agent without its version ("webgate/0.1 (+...)" -> "webgate").
+// the user agent without its version ("webgate/0.1 (+...)" -> "webgate"),
+// the product token RFC 9309 section 2.2.1 matches User-agent lines against
+// (https://www.rfc-editor.org/rfc/rfc9309#section-2.2.1).
 func productToken(ua string) string {
 	tok, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
 	tok, _, _ = strings.Cut(tok, "/")
@@ -61,8 +66,10 @@ func productToken(ua string) string {
 
 // check returns an error wrapping ErrRobots if u is disallowed. Failure to
 // read robots.txt is not an error: a missing file (4xx) allows everything
-// by the standard, and an unreachable or failing one (5xx) is treated as
-// allow too. RFC 9309 suggests "disallow" for 5xx, but that is meant for
+// by the standard (RFC 9309 section 2.3.1.3, https://www.rfc-editor.org/rfc/rfc9309#section-2.3.1.3),
+// and an unreachable or failing one (5xx) is treated as allow too. RFC 9309
+// section 2.3.1.4 (https://www.rfc-editor.org/rfc/rfc9309#section-2.3.1.4)
+// suggests "disallow" for 5xx, but that is meant for
 // crawlers sweeping a site; webgate fetches one page a person or agent asked
 // for, and the page fetch itself will meet the same outage and say so.
 func (r *robotsChecker) check(ctx context.Context, u *url.URL) error {

@@ -19,7 +19,9 @@ var guardian = ssrf.New(ssrf.WithAnyPort())
 // checkURL parses raw and enforces everything that can be decided without
 // the network: length, scheme, host syntax, credentials and, for IP-literal
 // hosts, the address policy. It returns the URL normalised for fetching and
-// caching (lower-case scheme and host, canonical IPv4, no fragment).
+// caching (lower-case scheme and host, RFC 3986 section 6.2.2.1,
+// https://www.rfc-editor.org/rfc/rfc3986#section-6.2.2.1; canonical IPv4;
+// no fragment, which is never sent to the server).
 //
 // The dialer re-checks every address it connects to, so this is a fast,
 // clear-message first line, not the guard itself: a hostname that resolves
@@ -134,7 +136,8 @@ func checkURLWith(raw string, maxLen int, allowPrivate bool, allow func(netip.Ad
 	return u, nil
 }
 
-// parseIPv4Host applies the WHATWG URL host parser's IPv4 rules, which
+// parseIPv4Host applies the WHATWG URL host parser's IPv4 rules
+// (https://url.spec.whatwg.org/#concept-ipv4-parser), which
 // browsers and C resolvers (inet_aton) share: a host whose last label is a
 // number is an IPv4 address in decimal, octal (leading 0) or hex (0x) parts,
 // so http://2130706433/, http://0177.1/ and http://0x7f.1/ all mean
@@ -174,8 +177,9 @@ func parseIPv4Host(host string) (netip.Addr, bool, error) {
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true, nil
 }
 
-// isNumericLabel reports whether the WHATWG "ends in a number" rule applies
-// to the label.
+// isNumericLabel reports whether the WHATWG "ends in a number" rule
+// (https://url.spec.whatwg.org/#ends-in-a-number-checker) applies to the
+// label.
 func isNumericLabel(s string) bool {
 	if s == "" {
 		return false
@@ -220,8 +224,8 @@ func isHex(c rune) bool {
 }
 
 // asciiHost converts an internationalised host name to its IDNA (punycode)
-// form, so the cache key, robots.txt origin and request Host are one
-// canonical spelling.
+// form (UTS #46 processing, https://www.unicode.org/reports/tr46/), so the
+// cache key, robots.txt origin and request Host are one canonical spelling.
 func asciiHost(h string) (string, error) {
 	for i := 0; i < len(h); i++ {
 		if h[i] >= 0x80 {
