@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,12 @@ var (
 	// ErrInvalidQuery means the query itself was rejected (empty, too long,
 	// bad options). It is never retried or failed over.
 	ErrInvalidQuery = errors.New("invalid query")
+	// ErrQueryTooLong is the kind of ErrInvalidQuery that a shorter query
+	// fixes. errors.Is finds it through the error that carries the
+	// rejection: a *ValidationError with a "query" ProblemTooLong, or a
+	// *ProviderError whose provider rejected the query as too long. The
+	// Anthropic Messages surfaces answer it with query_too_long.
+	ErrQueryTooLong = errors.New("query too long")
 	// ErrNoProviders means the engine had nothing to ask, e.g. every breaker
 	// is open or the named provider is not configured.
 	ErrNoProviders = errors.New("no search provider available")
@@ -67,6 +74,21 @@ func (e *ProviderError) Unwrap() []error {
 		return []error{e.Kind}
 	}
 	return []error{e.Kind, e.Err}
+}
+
+// Is makes errors.Is(err, ErrQueryTooLong) true for a provider's
+// rejection of the query (Kind ErrInvalidQuery) that says the query is too
+// long. Providers have no code for that, only words in their 400 answer,
+// so this is the one place webgate reads them.
+func (e *ProviderError) Is(target error) bool {
+	return target == ErrQueryTooLong && e.Kind == ErrInvalidQuery && e.Err != nil && saysTooLong(e.Err.Error())
+}
+
+// saysTooLong reports whether a provider's message rejects a query for its
+// length.
+func saysTooLong(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "too long") || strings.Contains(m, "too many characters") || strings.Contains(m, "query length")
 }
 
 // Retryable reports whether trying the same provider again may succeed.

@@ -87,8 +87,11 @@ func (e *ValidationError) Error() string {
 	return "search: invalid query: " + e.Describe(nil)
 }
 
-// Is makes errors.Is(err, ErrInvalidQuery) true.
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalidQuery }
+// Is makes errors.Is(err, ErrInvalidQuery) true, and errors.Is(err,
+// ErrQueryTooLong) when the query is too long.
+func (e *ValidationError) Is(target error) bool {
+	return target == ErrInvalidQuery || target == ErrQueryTooLong && e.Has("query", ProblemTooLong)
+}
 
 // Describe joins the problems into one sentence, naming each field with
 // label(field) when label is not nil (a surface's own argument names).

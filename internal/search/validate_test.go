@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,5 +80,37 @@ func TestValidationErrorDescribe(t *testing.T) {
 	}
 	if !ve.Has("query", ProblemTooShort) || ve.Has("query", ProblemTooLong) {
 		t.Error("Has")
+	}
+}
+
+// TestErrQueryTooLong: the errors that say a query is too long, and only
+// those, match ErrQueryTooLong, wrapped or not, and still match
+// ErrInvalidQuery.
+func TestErrQueryTooLong(t *testing.T) {
+	long := Query{Text: strings.Repeat("a", 11)}.Validate(MessagesLimits(10))
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"validation: query too long", fmt.Errorf("search: %w", long), true},
+		{"validation: query too short", Query{Text: "a"}.Validate(DefaultLimits), false},
+		{"provider says too long", fmt.Errorf("search: %w", &ProviderError{Provider: "p", Kind: ErrInvalidQuery, Err: errors.New("Query too long (max 400)")}), true},
+		{"provider counts characters", &ProviderError{Provider: "p", Kind: ErrInvalidQuery, Err: errors.New("too many characters in q")}, true},
+		{"provider names the query length", &ProviderError{Provider: "p", Kind: ErrInvalidQuery, Err: errors.New("Invalid query length")}, true},
+		{"provider rejects an operator", &ProviderError{Provider: "p", Kind: ErrInvalidQuery, Err: errors.New("unsupported operator")}, false},
+		{"provider rate limit that says too long", &ProviderError{Provider: "p", Kind: ErrRateLimited, Err: errors.New("too long a burst")}, false},
+		{"joined chain", errors.Join(&ProviderError{Provider: "a", Kind: ErrUnavailable}, &ProviderError{Provider: "b", Kind: ErrInvalidQuery, Err: errors.New("query too long")}), true},
+		{"bare sentinel text", fmt.Errorf("%w: query too long", ErrInvalidQuery), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errors.Is(tt.err, ErrQueryTooLong); got != tt.want {
+				t.Errorf("errors.Is(%v, ErrQueryTooLong) = %v, want %v", tt.err, got, tt.want)
+			}
+			if tt.want && !errors.Is(tt.err, ErrInvalidQuery) {
+				t.Errorf("%v matches ErrQueryTooLong but not ErrInvalidQuery", tt.err)
+			}
+		})
 	}
 }
