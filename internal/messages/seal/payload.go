@@ -67,6 +67,36 @@ type Citation struct {
 // edited). A wg2 token in that case does not open at all (ErrInvalid).
 var ErrMismatch = errors.New("seal: token does not match its block")
 
+// SealResult seals r as a web_search_result's encrypted_content: a
+// version PayloadVersion payload, bound to r.URL and r.Title (the block's
+// url and title) and r.Query (the search's query), which are left out of
+// the plaintext. OpenResult, given the same three, returns r.
+//
+// The fast path and the emulated tool both seal through here (via package
+// websearch), so a token sealed by either opens in the other.
+func (s *Sealer) SealResult(r Result) (string, error) {
+	url, title, query := r.URL, r.Title, r.Query
+	r.Version, r.URL, r.Title, r.Query = PayloadVersion, "", "", ""
+	pt, err := json.Marshal(r)
+	if err != nil {
+		return "", fmt.Errorf("seal: %s payload: %w", PurposeResult, err)
+	}
+	return s.Seal(PurposeResult, pt, url, title, query)
+}
+
+// SealCitation seals c as a citation's encrypted_index: a version
+// PayloadVersion payload bound to c.URL and c.CitedText (the citation's
+// url and cited_text), which are left out of the plaintext.
+func (s *Sealer) SealCitation(c Citation) (string, error) {
+	url, cited := c.URL, c.CitedText
+	c.Version, c.URL, c.CitedText = PayloadVersion, "", ""
+	pt, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("seal: %s payload: %w", PurposeCitation, err)
+	}
+	return s.Seal(PurposeCitation, pt, url, cited)
+}
+
 // OpenResult opens a web_search_result's encrypted_content, given the
 // block's url and title and the search's query, and returns the result
 // with URL, Title and Query set. A version 1 payload keeps its own title

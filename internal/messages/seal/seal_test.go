@@ -401,3 +401,43 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestSealResultRoundTrip: what SealResult and SealCitation seal opens as
+// it was given, the bound fields stay out of the plaintext, and a payload
+// json.Marshal refuses is an error, not a token.
+func TestSealResultRoundTrip(t *testing.T) {
+	s, err := New(mustKey(t, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := Result{Query: "q <&>", URL: "https://a.test/?x=1&y=2", Title: "T", Snippet: "s", PageAge: "May 6, 2024",
+		Passages: []string{"p"}, Provider: "brave", Retrieved: when}
+	tok, err := s.SealResult(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := s.Open(PurposeResult, tok, r.URL, r.Title, r.Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(pt, []byte(`"url"`)) || bytes.Contains(pt, []byte(`"title"`)) || bytes.Contains(pt, []byte(`"query"`)) {
+		t.Errorf("payload %s holds the bound fields", pt)
+	}
+	got, err := s.OpenResult(tok, r.URL, r.Title, r.Query)
+	want := r
+	want.Version = PayloadVersion
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("OpenResult = %+v, %v; want %+v", got, err, want)
+	}
+	ctok, err := s.SealCitation(Citation{URL: r.URL, Result: 4, CitedText: "quoted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.OpenCitation(ctok, r.URL, "quoted"); err != nil || c != (Citation{Version: PayloadVersion, URL: r.URL, Result: 4, CitedText: "quoted"}) {
+		t.Errorf("OpenCitation = %+v, %v", c, err)
+	}
+	if _, err := s.SealResult(Result{Retrieved: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}); err == nil {
+		t.Error("year 10000: want json.Marshal's error")
+	}
+}
