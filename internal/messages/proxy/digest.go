@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -19,75 +18,6 @@ import (
 	"github.com/webgate/webgate/internal/messages/wire"
 	"github.com/webgate/webgate/internal/search"
 )
-
-// appendSealedResult appends r encoded exactly as json.Marshal(r) would (field
-// order, omitempty, HTML escaping, RFC 3339 time): the payload is sealed
-// per result on every fast-path answer, and reflection-based encoding was
-// a visible share of the request's CPU. TestSealedPayloadEncoding pins the
-// equivalence.
-func appendSealedResult(b []byte, r *seal.Result) ([]byte, error) {
-	if y := r.Retrieved.Year(); y < 0 || y > 9999 {
-		// json.Marshal's error case for times; let it produce the error.
-		p, err := json.Marshal(r)
-		return append(b, p...), err
-	}
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(r.Version), 10)
-	if r.Query != "" {
-		b = append(b, `,"query":`...)
-		b = wire.AppendString(b, r.Query, true)
-	}
-	if r.URL != "" {
-		b = append(b, `,"url":`...)
-		b = wire.AppendString(b, r.URL, true)
-	}
-	if r.Title != "" {
-		b = append(b, `,"title":`...)
-		b = wire.AppendString(b, r.Title, true)
-	}
-	if r.Snippet != "" {
-		b = append(b, `,"snippet":`...)
-		b = wire.AppendString(b, r.Snippet, true)
-	}
-	if r.PageAge != "" {
-		b = append(b, `,"page_age":`...)
-		b = wire.AppendString(b, r.PageAge, true)
-	}
-	if len(r.Passages) > 0 {
-		b = append(b, `,"passages":[`...)
-		for i, p := range r.Passages {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = wire.AppendString(b, p, true)
-		}
-		b = append(b, ']')
-	}
-	if r.Provider != "" {
-		b = append(b, `,"provider":`...)
-		b = wire.AppendString(b, r.Provider, true)
-	}
-	b = append(b, `,"retrieved":"`...)
-	b = r.Retrieved.AppendFormat(b, time.RFC3339Nano)
-	return append(b, `"}`...), nil
-}
-
-// appendSealedCitation appends c encoded exactly as json.Marshal(c) would.
-func appendSealedCitation(b []byte, c *seal.Citation) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(c.Version), 10)
-	if c.URL != "" {
-		b = append(b, `,"url":`...)
-		b = wire.AppendString(b, c.URL, true)
-	}
-	b = append(b, `,"result":`...)
-	b = strconv.AppendInt(b, int64(c.Result), 10)
-	if c.CitedText != "" {
-		b = append(b, `,"cited_text":`...)
-		b = wire.AppendString(b, c.CitedText, true)
-	}
-	return append(b, '}')
-}
 
 // segment is a run of the digest text, [start, end) in composed.text,
 // with the citation that supports it (cite is an index into
@@ -230,8 +160,8 @@ func (t *textBuilder) startCited(result int, cited string) {
 	t.plain = false
 }
 
-// scratchPool recycles the buffers payloads are encoded into and tokens
-// sealed into before they become one string.
+// scratchPool recycles the buffers tokens are sealed into before they
+// become one string.
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // compose builds the answer for call from o: the sealed results and the
@@ -277,41 +207,33 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 
 	// Seal every result and citation into one buffer, then make it one
 	// string and hand out substrings.
-	sp, tp := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
+	tp := scratchPool.Get().(*[]byte)
 	defer func() {
-		scratchPool.Put(sp)
 		if out.tokens == nil { // kept, or failed: the buffer is free
 			scratchPool.Put(tp)
 		}
 	}()
-	scratch, toks := (*sp)[:0], (*tp)[:0]
+	toks := (*tp)[:0]
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
-	// The payloads leave out what the conversation shows (a result's url
-	// and title and the query, a citation's url and cited text); the
-	// tokens are bound to those instead (see seal.PurposeResult).
 	for i, r := range o.results {
 		sr := seal.Result{
-			Version: seal.PayloadVersion, Snippet: r.Snippet,
+			URL: r.URL, Title: titles[i], Query: call.Query, Snippet: r.Snippet,
 			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
 		}
-		if scratch, err = appendSealedResult(scratch[:0], &sr); err != nil {
-			return nil, fmt.Errorf("encode result %d: %w", i, err)
-		}
-		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeResult, scratch, r.URL, titles[i], call.Query); err != nil {
+		if toks, err = c.sealer.AppendResult(toks, &sr); err != nil {
 			return nil, fmt.Errorf("seal result %d: %w", i, err)
 		}
 		ends = append(ends, len(toks))
 	}
 	for _, ref := range t.refs {
-		sc := seal.Citation{Version: seal.PayloadVersion, Result: ref.result}
-		scratch = appendSealedCitation(scratch[:0], &sc)
-		if toks, err = c.sealer.AppendSeal(toks, seal.PurposeCitation, scratch, o.results[ref.result].URL, ref.cited); err != nil {
+		sc := seal.Citation{URL: o.results[ref.result].URL, Result: ref.result, CitedText: ref.cited}
+		if toks, err = c.sealer.AppendCitation(toks, &sc); err != nil {
 			return nil, fmt.Errorf("seal citation: %w", err)
 		}
 		ends = append(ends, len(toks))
 	}
-	*sp, *tp = scratch, toks
+	*tp = toks
 	var all string
 	if keep {
 		all = string(toks)

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"sync"
 	"time"
+
+	"github.com/webgate/webgate/internal/messages/wire"
 )
 
 // Purposes of webgate's tokens. Binding each token to its purpose stops a
@@ -75,26 +79,100 @@ var ErrMismatch = errors.New("seal: token does not match its block")
 // The fast path and the emulated tool both seal through here (via package
 // websearch), so a token sealed by either opens in the other.
 func (s *Sealer) SealResult(r Result) (string, error) {
-	url, title, query := r.URL, r.Title, r.Query
-	r.Version, r.URL, r.Title, r.Query = PayloadVersion, "", "", ""
-	pt, err := json.Marshal(r)
+	b, err := s.AppendResult(nil, &r)
+	return string(b), err
+}
+
+// AppendResult appends the token SealResult returns for r to dst, so a
+// caller can seal many results into one buffer.
+func (s *Sealer) AppendResult(dst []byte, r *Result) ([]byte, error) {
+	p := *r
+	p.Version, p.URL, p.Title, p.Query = PayloadVersion, "", "", ""
+	buf := payloadPool.Get().(*[]byte)
+	defer payloadPool.Put(buf)
+	pt, err := appendResultJSON((*buf)[:0], &p)
+	*buf = pt[:0]
 	if err != nil {
-		return "", fmt.Errorf("seal: %s payload: %w", PurposeResult, err)
+		return dst, fmt.Errorf("seal: %s payload: %w", PurposeResult, err)
 	}
-	return s.Seal(PurposeResult, pt, url, title, query)
+	return s.AppendSeal(dst, PurposeResult, pt, r.URL, r.Title, r.Query)
 }
 
 // SealCitation seals c as a citation's encrypted_index: a version
 // PayloadVersion payload bound to c.URL and c.CitedText (the citation's
 // url and cited_text), which are left out of the plaintext.
 func (s *Sealer) SealCitation(c Citation) (string, error) {
-	url, cited := c.URL, c.CitedText
-	c.Version, c.URL, c.CitedText = PayloadVersion, "", ""
-	pt, err := json.Marshal(c)
-	if err != nil {
-		return "", fmt.Errorf("seal: %s payload: %w", PurposeCitation, err)
+	b, err := s.AppendCitation(nil, &c)
+	return string(b), err
+}
+
+// AppendCitation appends the token SealCitation returns for c to dst.
+func (s *Sealer) AppendCitation(dst []byte, c *Citation) ([]byte, error) {
+	p := *c
+	p.Version, p.URL, p.CitedText = PayloadVersion, "", ""
+	buf := payloadPool.Get().(*[]byte)
+	defer payloadPool.Put(buf)
+	pt := appendCitationJSON((*buf)[:0], &p)
+	*buf = pt[:0]
+	return s.AppendSeal(dst, PurposeCitation, pt, c.URL, c.CitedText)
+}
+
+// payloadPool recycles the buffers payloads are encoded into before they
+// are sealed.
+var payloadPool = sync.Pool{New: func() any { b := make([]byte, 0, 1<<10); return &b }}
+
+// appendResultJSON appends r encoded exactly as json.Marshal(r) would
+// (field order, omitempty, HTML escaping, RFC 3339 time): the fast path
+// seals a payload per result on every answer, and reflection-based
+// encoding was a visible share of its CPU. TestPayloadEncoding pins the
+// equivalence, so tokens keep their exact plaintext.
+func appendResultJSON(b []byte, r *Result) ([]byte, error) {
+	if y := r.Retrieved.Year(); y < 0 || y > 9999 {
+		// json.Marshal's error case for times; let it produce the error.
+		p, err := json.Marshal(r)
+		return append(b, p...), err
 	}
-	return s.Seal(PurposeCitation, pt, url, cited)
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = appendField(b, `,"query":`, r.Query)
+	b = appendField(b, `,"url":`, r.URL)
+	b = appendField(b, `,"title":`, r.Title)
+	b = appendField(b, `,"snippet":`, r.Snippet)
+	b = appendField(b, `,"page_age":`, r.PageAge)
+	if len(r.Passages) > 0 {
+		b = append(b, `,"passages":[`...)
+		for i, p := range r.Passages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, p, true)
+		}
+		b = append(b, ']')
+	}
+	b = appendField(b, `,"provider":`, r.Provider)
+	b = append(b, `,"retrieved":"`...)
+	b = r.Retrieved.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...), nil
+}
+
+// appendCitationJSON appends c encoded exactly as json.Marshal(c) would.
+func appendCitationJSON(b []byte, c *Citation) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(c.Version), 10)
+	b = appendField(b, `,"url":`, c.URL)
+	b = append(b, `,"result":`...)
+	b = strconv.AppendInt(b, int64(c.Result), 10)
+	b = appendField(b, `,"cited_text":`, c.CitedText)
+	return append(b, '}')
+}
+
+// appendField appends an omitempty string member: key (with its leading
+// comma and colon) and v, unless v is empty.
+func appendField(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return wire.AppendString(append(b, key...), v, true)
 }
 
 // OpenResult opens a web_search_result's encrypted_content, given the
