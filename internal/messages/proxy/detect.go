@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/webgate/webgate/internal/messages/websearch"
 	"github.com/webgate/webgate/internal/messages/wire"
 )
 
@@ -150,7 +151,7 @@ var quotePairs = [][2]string{{`"`, `"`}, {`'`, `'`}, {"`", "`"}, {"“", "”"},
 // normalizeQuery collapses whitespace (newlines included) and removes one
 // level of wrapping quotes.
 func normalizeQuery(q string) string {
-	q = collapseSpace(q)
+	q = websearch.OneLine(q)
 	for _, p := range quotePairs {
 		if len(q) < len(p[0])+len(p[1]) || !strings.HasPrefix(q, p[0]) || !strings.HasSuffix(q, p[1]) {
 			continue

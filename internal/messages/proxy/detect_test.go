@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/webgate/webgate/internal/messages/wire"
-	"github.com/webgate/webgate/internal/search"
 )
 
 func TestDetect(t *testing.T) {
@@ -88,42 +87,6 @@ func TestDetectRecorded(t *testing.T) {
 				t.Errorf("%s with system %v: detect = %+v, %v", name, system, c, ok)
 			}
 		}
-	}
-}
-
-func TestFilterDomains(t *testing.T) {
-	urls := []string{"https://go.dev/doc", "https://pkg.go.dev/x", "https://evil-go.dev/", "https://GO.DEV./blog/post", "https://example.com/blog/a", "https://example.com/shop", "not a url"}
-	tests := []struct {
-		name             string
-		allowed, blocked []string
-		want             []string
-	}{
-		{"none", nil, nil, urls},
-		{"allowed with subdomains", []string{"go.dev"}, nil, []string{"https://go.dev/doc", "https://pkg.go.dev/x", "https://GO.DEV./blog/post"}},
-		{"allowed path prefix", []string{"example.com/blog"}, nil, []string{"https://example.com/blog/a"}},
-		{"blocked", nil, []string{"go.dev"}, []string{"https://evil-go.dev/", "https://example.com/blog/a", "https://example.com/shop"}},
-		{"wildcard subdomain form", []string{"*.go.dev"}, nil, []string{"https://go.dev/doc", "https://pkg.go.dev/x", "https://GO.DEV./blog/post"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := make([]search.Result, len(urls))
-			for i, u := range urls {
-				in[i] = search.Result{URL: u}
-			}
-			var got []string
-			for _, r := range filterDomains(in, tt.allowed, tt.blocked) {
-				got = append(got, r.URL)
-			}
-			if tt.name == "none" {
-				if len(got) != len(urls) {
-					t.Fatalf("no rules dropped results: %v", got)
-				}
-				return
-			}
-			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
-				t.Errorf("got %v, want %v", got, tt.want)
-			}
-		})
 	}
 }
 

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/messages/seal"
+	"github.com/webgate/webgate/internal/messages/websearch"
 	"github.com/webgate/webgate/internal/messages/wire"
 	"github.com/webgate/webgate/internal/search"
 )
@@ -173,9 +171,8 @@ var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); retur
 func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, error) {
 	out := &composed{}
 	if o.err != nil {
-		code := toolErrorCode(o.err)
-		out.result.Error = &wire.WebSearchToolResultError{ErrorCode: code}
-		out.text = toolErrorText(call.Query, o.err, c.maxQueryLen)
+		out.result.Error = &wire.WebSearchToolResultError{ErrorCode: websearch.Code(o.err)}
+		out.text = websearch.Text(call.Query, o.err, c.maxQueryLen)
 		out.segs = []segment{{0, len(out.text), -1}}
 		return out, nil
 	}
@@ -189,10 +186,13 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 		out.result.Results = []wire.WebSearchResult{}
 		return out, nil
 	}
+	// What each result seals, shows and is cited by (see websearch).
 	n := len(o.results)
+	payloads := make([]seal.Result, n)
 	titles, ages := make([]string, n), make([]string, n)
 	for i, r := range o.results {
-		titles[i], ages[i] = resultTitle(r), r.Age()
+		payloads[i] = websearch.Payload(r, call.Query, o.passages[i], c.now)
+		titles[i], ages[i] = payloads[i].Title, payloads[i].PageAge
 	}
 	t := c.digest(call, o, titles, ages)
 	text := t.b.String()
@@ -216,12 +216,8 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	toks := (*tp)[:0]
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
-	for i, r := range o.results {
-		sr := seal.Result{
-			URL: r.URL, Title: titles[i], Query: call.Query, Snippet: r.Snippet,
-			PageAge: r.PageAge, Passages: o.passages[i], Provider: r.Provider, Retrieved: c.now,
-		}
-		if toks, err = c.sealer.AppendResult(toks, &sr); err != nil {
+	for i := range payloads {
+		if toks, err = c.sealer.AppendResult(toks, &payloads[i]); err != nil {
 			return nil, fmt.Errorf("seal result %d: %w", i, err)
 		}
 		ends = append(ends, len(toks))
@@ -250,12 +246,8 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 	}
 
 	out.result.Results = make([]wire.WebSearchResult, n)
-	for i, r := range o.results {
-		wr := &out.result.Results[i]
-		wr.Title, wr.URL, wr.EncryptedContent = titles[i], r.URL, token(i)
-		if ages[i] != "" {
-			wr.PageAge = &ages[i]
-		}
+	for i := range payloads {
+		out.result.Results[i] = websearch.ResultBlock(&payloads[i], token(i))
 	}
 	out.cites = make([]wire.Citation, len(t.refs))
 	for k, ref := range t.refs {
@@ -265,18 +257,6 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 		}
 	}
 	return out, nil
-}
-
-// resultTitle never returns an empty title: Claude Code shows titles as the
-// links' labels, and an empty one renders as nothing at all.
-func resultTitle(r search.Result) string {
-	if t := strings.TrimSpace(r.Title); t != "" {
-		return t
-	}
-	if u, err := url.Parse(r.URL); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return r.URL
 }
 
 // digest writes the text of a successful search. Claude Code passes only
@@ -315,7 +295,7 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 		if ages[i] != "" {
 			t.write("   Published: ", ages[i], "\n")
 		}
-		snip := guard.Defuse(collapseSpace(r.Snippet))
+		snip := guard.Defuse(websearch.OneLine(r.Snippet))
 		if snip == "" {
 			continue
 		}
@@ -345,32 +325,6 @@ func (c *composer) digest(call *searchCall, o *outcome, titles, ages []string) *
 		t.write("\n", end)
 	}
 	return t
-}
-
-// collapseSpace is strings.Join(strings.Fields(s), " "), without
-// allocating when s is already collapsed, as snippets and queries usually
-// are.
-func collapseSpace(s string) string {
-	prevSpace := true // a leading space needs collapsing too
-	for i := 0; i < len(s); {
-		r, size := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		}
-		i += size
-		if r > ' ' && r < utf8.RuneSelf || !unicode.IsSpace(r) {
-			prevSpace = false
-			continue
-		}
-		if r != ' ' || prevSpace {
-			return strings.Join(strings.Fields(s), " ")
-		}
-		prevSpace = true
-	}
-	if prevSpace && s != "" {
-		return strings.Join(strings.Fields(s), " ")
-	}
-	return s
 }
 
 // domainNote describes the tool's domain filter for the digest, so the

@@ -3,27 +3,15 @@ package proxy
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/messages/emulate"
 	upstream "github.com/webgate/webgate/internal/messages/upstream/anthropic"
 	"github.com/webgate/webgate/internal/messages/wire"
 	"github.com/webgate/webgate/internal/policy"
-	"github.com/webgate/webgate/internal/search"
-)
-
-// Errors the fast path raises before asking the search engine. They are
-// wrapped with a lowercase explanation and mapped by toolErrorCode.
-var (
-	errQueryTooLong    = errors.New("query too long")
-	errInvalidInput    = errors.New("invalid tool input")
-	errMaxUsesExceeded = errors.New("max uses exceeded")
 )
 
 // ErrOverloaded is a request refused because webgate is at one of its
@@ -43,74 +31,6 @@ var (
 	errNotFound            = errors.New("not found")
 	errUpstreamUnreachable = errors.New("upstream unreachable")
 )
-
-// toolErrorCode maps any failure of a web search to the error_code of a
-// web_search_tool_result_error. It is the only place that mapping lives.
-// A failed search is reported inside a 200 response, exactly as Anthropic
-// does, so the model can read the failure and decide to retry or rephrase.
-func toolErrorCode(err error) string {
-	switch {
-	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
-		return wire.ErrCodeTooManyRequests
-	case errors.Is(err, policy.ErrDomain), errors.Is(err, guard.ErrSecret):
-		return wire.ErrCodeInvalidToolInput
-	case policy.IsDenial(err):
-		// Tool or surface not allowed for the key: no retry will help,
-		// and Anthropic has no closer code.
-		return wire.ErrCodeUnavailable
-	case errors.Is(err, errQueryTooLong):
-		return wire.ErrCodeQueryTooLong
-	case errors.Is(err, errMaxUsesExceeded):
-		return wire.ErrCodeMaxUsesExceeded
-	case errors.Is(err, search.ErrInvalidQuery) && mentionsLength(err):
-		// search has no dedicated sentinel for length; providers reject
-		// long queries with a 400 whose message says so.
-		return wire.ErrCodeQueryTooLong
-	case errors.Is(err, errInvalidInput), errors.Is(err, search.ErrInvalidQuery):
-		return wire.ErrCodeInvalidToolInput
-	case errors.Is(err, search.ErrRateLimited):
-		return wire.ErrCodeTooManyRequests
-	default:
-		// Auth, quota, blocked, transport failures, an exhausted chain and
-		// deadlines are all "the search service can't answer right now" to
-		// the model; the detail goes to the log, not to the client.
-		return wire.ErrCodeUnavailable
-	}
-}
-
-func mentionsLength(err error) bool {
-	m := strings.ToLower(err.Error())
-	return strings.Contains(m, "too long") || strings.Contains(m, "too many characters") || strings.Contains(m, "query length")
-}
-
-// toolErrorText is the sentence the model reads after a failed search.
-// Refusals by the key's policy or the query guard carry their own reason.
-func toolErrorText(query string, err error, maxQueryLen int) string {
-	code := toolErrorCode(err)
-	var d *policy.Denial
-	var se *guard.SecretError
-	switch {
-	case errors.As(err, &d):
-		return fmt.Sprintf("The web search for %q was refused (%s): %s.", query, code, d.Msg)
-	case errors.As(err, &se):
-		// The query is not repeated: it holds what looks like a secret.
-		return fmt.Sprintf("The web search was blocked (%s): %s.", code, se.Error())
-	}
-	var why string
-	switch code {
-	case wire.ErrCodeQueryTooLong:
-		why = fmt.Sprintf("the query is longer than %d characters; search again with a shorter query", maxQueryLen)
-	case wire.ErrCodeMaxUsesExceeded:
-		why = "this request's max_uses allows no search"
-	case wire.ErrCodeInvalidToolInput:
-		why = "the query or its domain filters were rejected; check that allowed_domains and blocked_domains are not both set and hold bare domains such as example.com"
-	case wire.ErrCodeTooManyRequests:
-		why = "the search provider is rate limiting requests; wait a moment before searching again"
-	default:
-		why = "the search service is temporarily unavailable; try again shortly"
-	}
-	return fmt.Sprintf("The web search for %q failed (%s): %s.", query, code, why)
-}
 
 // apiError maps a failure of the HTTP surface (before or instead of an
 // upstream response) to a status and Anthropic's error envelope. It is the

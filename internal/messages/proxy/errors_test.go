@@ -6,38 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-
-	"github.com/webgate/webgate/internal/messages/wire"
-	"github.com/webgate/webgate/internal/search"
 )
-
-func TestToolErrorCode(t *testing.T) {
-	pe := func(kind error, msg string) error {
-		return fmt.Errorf("search: %w", &search.ProviderError{Provider: "p", Kind: kind, Err: errors.New(msg)})
-	}
-	tests := []struct {
-		err  error
-		want string
-	}{
-		{fmt.Errorf("x: %w", errQueryTooLong), wire.ErrCodeQueryTooLong},
-		{fmt.Errorf("x: %w", errMaxUsesExceeded), wire.ErrCodeMaxUsesExceeded},
-		{fmt.Errorf("x: %w", errInvalidInput), wire.ErrCodeInvalidToolInput},
-		{pe(search.ErrInvalidQuery, "unsupported operator"), wire.ErrCodeInvalidToolInput},
-		{pe(search.ErrInvalidQuery, "Query too long (max 400)"), wire.ErrCodeQueryTooLong},
-		{pe(search.ErrRateLimited, ""), wire.ErrCodeTooManyRequests},
-		{errors.Join(pe(search.ErrUnavailable, ""), pe(search.ErrRateLimited, "")), wire.ErrCodeTooManyRequests},
-		{pe(search.ErrAuth, ""), wire.ErrCodeUnavailable},
-		{pe(search.ErrQuota, ""), wire.ErrCodeUnavailable},
-		{pe(search.ErrBlocked, ""), wire.ErrCodeUnavailable},
-		{fmt.Errorf("search: %w", search.ErrNoProviders), wire.ErrCodeUnavailable},
-		{context.DeadlineExceeded, wire.ErrCodeUnavailable},
-	}
-	for _, tt := range tests {
-		if got := toolErrorCode(tt.err); got != tt.want {
-			t.Errorf("toolErrorCode(%v) = %s, want %s", tt.err, got, tt.want)
-		}
-	}
-}
 
 func TestAPIError(t *testing.T) {
 	tests := []struct {

@@ -4,17 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/webgate/webgate/internal/httplog"
+	"github.com/webgate/webgate/internal/messages/websearch"
 	"github.com/webgate/webgate/internal/messages/wire"
 	"github.com/webgate/webgate/internal/perf/batchconn"
 	"github.com/webgate/webgate/internal/search"
@@ -30,132 +28,18 @@ func decodeRequest(body []byte) (*wire.Request, error) {
 	return wire.DecodeRequest(body)
 }
 
-// checkCall validates the tool input before any search, returning an error
-// that toolErrorCode maps to the right error_code.
-func (h *Handler) checkCall(c *searchCall) error {
-	if c.Tool.MaxUses != nil && *c.Tool.MaxUses < 1 {
-		return fmt.Errorf("max_uses is %d: %w", *c.Tool.MaxUses, errMaxUsesExceeded)
-	}
-	if c.Query == "" {
-		return fmt.Errorf("empty query: %w", errInvalidInput)
-	}
-	if err := (search.Query{Text: c.Query}).Validate(search.MessagesLimits(h.ws.MaxQueryLength)); search.IsProblem(err, "query", search.ProblemTooLong) {
-		return fmt.Errorf("%w: %w", err, errQueryTooLong)
-	}
-	if len(c.Tool.AllowedDomains) > 0 && len(c.Tool.BlockedDomains) > 0 {
-		return fmt.Errorf("allowed_domains and blocked_domains are both set: %w", errInvalidInput)
-	}
-	for _, list := range [][]string{c.Tool.AllowedDomains, c.Tool.BlockedDomains} {
-		for _, d := range list {
-			if _, _, err := parseDomainRule(d); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// parseDomainRule splits a domain filter entry ("example.com",
-// "docs.example.com/guide", "*.example.com") into a lowercase host and an
-// optional path prefix. Like Anthropic, it refuses schemes and whitespace.
-func parseDomainRule(rule string) (host, path string, err error) {
-	r := strings.ToLower(strings.TrimSpace(rule))
-	if r == "" || strings.Contains(r, "://") || strings.ContainsAny(r, " \t\r\n?#@") {
-		return "", "", fmt.Errorf("domain rule %q: %w", rule, errInvalidInput)
-	}
-	r = strings.TrimPrefix(r, "*.")
-	host, path, _ = strings.Cut(r, "/")
-	if host == "" || strings.Contains(host, "*") || strings.HasPrefix(host, ".") {
-		return "", "", fmt.Errorf("domain rule %q: %w", rule, errInvalidInput)
-	}
-	if path != "" {
-		path = "/" + strings.TrimSuffix(path, "*")
-	}
-	return host, path, nil
-}
-
-// domainMatch reports whether u is on host (or a subdomain) under path.
-func domainMatch(u *url.URL, host, path string) bool {
-	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if h != host && !strings.HasSuffix(h, "."+host) {
-		return false
-	}
-	return path == "" || strings.HasPrefix(u.EscapedPath(), path)
-}
-
-// filterDomains applies the tool's domain rules to results. The search
-// engine is asked to enforce them too; doing it again here is cheap and
-// guarantees a model never sees a result it explicitly excluded, whatever
-// a provider or engine version does.
-func filterDomains(results []search.Result, allowed, blocked []string) []search.Result {
-	if len(allowed) == 0 && len(blocked) == 0 {
-		return results
-	}
-	type rule struct{ host, path string }
-	parse := func(list []string) []rule {
-		var out []rule
-		for _, d := range list {
-			if h, p, err := parseDomainRule(d); err == nil {
-				out = append(out, rule{h, p})
-			}
-		}
-		return out
-	}
-	allow, block := parse(allowed), parse(blocked)
-	out := results[:0:0]
-	for _, r := range results {
-		u, err := url.Parse(r.URL)
-		if err != nil || u.Host == "" {
-			continue
-		}
-		ok := len(allow) == 0
-		for _, a := range allow {
-			if domainMatch(u, a.host, a.path) {
-				ok = true
-				break
-			}
-		}
-		for _, b := range block {
-			if domainMatch(u, b.host, b.path) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// maxSearchTime is a backstop for Searchers without their own deadline
-// (the Engine enforces search.timeout, 15s by default, well inside it), so
-// no fast-path request can hang on a provider forever.
-var maxSearchTime = 60 * time.Second // a variable for tests
-
-// errSearchTimeout is the cause of a search cancelled at maxSearchTime.
-var errSearchTimeout = errors.New("search took longer than the fast path allows")
-
 // execute runs the search and, when configured, the enrichment. The
 // caller bounds ctx (run applies maxSearchTime).
 func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
-	if err := h.checkCall(c); err != nil {
+	tool, err := h.checkCall(c)
+	if err != nil {
 		return &outcome{err: err}
 	}
-	q := search.Query{
-		Text:           c.Query,
-		MaxResults:     h.ws.MaxResults,
-		AllowedDomains: c.Tool.AllowedDomains,
-		BlockedDomains: c.Tool.BlockedDomains,
-	}
-	if loc := c.Tool.UserLocation; loc != nil {
-		q.Location = search.Location{Country: loc.Country, Region: loc.Region, City: loc.City, Timezone: loc.Timezone}
-	}
-	resp, err := h.searcher.Search(ctx, q)
+	resp, results, err := tool.Search(ctx, h.searcher, c.Query, h.ws.MaxResults)
 	if err != nil {
-		return &outcome{err: fmt.Errorf("search: %w", err)}
+		return &outcome{err: err}
 	}
-	o := &outcome{results: filterDomains(resp.Results, c.Tool.AllowedDomains, c.Tool.BlockedDomains), provider: resp.Provider, cached: resp.Cached}
+	o := &outcome{results: results, provider: resp.Provider, cached: resp.Cached}
 	if h.enrichOn && h.fetcher != nil && len(o.results) > 0 {
 		ectx, cancel := context.WithTimeout(ctx, h.ws.EnrichTimeout)
 		o.passages = enrich(ectx, h.fetcher, h.log, c.Query, o.results, h.ws.EnrichPages, h.ws.PassagesPerPage)
@@ -163,6 +47,28 @@ func (h *Handler) execute(ctx context.Context, c *searchCall) *outcome {
 	}
 	return o
 }
+
+// checkCall validates the call before any search (see websearch), in the
+// order its error_code is decided: max_uses, the query, the domain rules.
+func (h *Handler) checkCall(c *searchCall) (*websearch.Tool, error) {
+	if err := websearch.CheckMaxUses(c.Tool.MaxUses); err != nil {
+		return nil, err
+	}
+	if err := websearch.CheckQuery(c.Query, h.ws.MaxQueryLength); err != nil {
+		return nil, err
+	}
+	var loc search.Location
+	if l := c.Tool.UserLocation; l != nil {
+		loc = search.Location{Country: l.Country, Region: l.Region, City: l.City, Timezone: l.Timezone}
+	}
+	return websearch.New(c.Tool.AllowedDomains, c.Tool.BlockedDomains, loc)
+}
+
+// maxSearchTime is websearch.MaxSearchTime, a variable for tests.
+var maxSearchTime = websearch.MaxSearchTime
+
+// errSearchTimeout is the cause of a search cancelled at maxSearchTime.
+var errSearchTimeout = errors.New("search took longer than the fast path allows")
 
 // idAlphabet is base62, which Anthropic's ids use.
 const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -491,7 +397,7 @@ func (h *Handler) logSearch(ctx context.Context, w http.ResponseWriter, c *searc
 		attrs = append(attrs, slog.Int("enriched_pages", len(o.passages)))
 	}
 	if o.err != nil {
-		attrs = append(attrs, slog.String("error_code", toolErrorCode(o.err)), slog.Any("err", o.err))
+		attrs = append(attrs, slog.String("error_code", websearch.Code(o.err)), slog.Any("err", o.err))
 		h.log.LogAttrs(ctx, slog.LevelWarn, "web search failed", attrs...)
 		return
 	}

@@ -44,15 +44,12 @@ func FuzzDetect(f *testing.F) {
 }
 
 // FuzzTextHelpers pins the allocation-free helpers to the definitions
-// they replace.
+// they replace (websearch.FuzzOneLine does OneLine's).
 func FuzzTextHelpers(f *testing.F) {
 	for _, s := range []string{"", " ", "a  b", " a", "a ", "a\tb", "héllo wörld", "a\u00a0b", "\xff x", "Perform a web search for the query:   ", "Perform a web search for the query: go \n", "Perform a web search for the query: \v"} {
 		f.Add(s, 3)
 	}
 	f.Fuzz(func(t *testing.T, s string, n int) {
-		if got, want := collapseSpace(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapseSpace(%q) = %q, want %q", s, got, want)
-		}
 		for _, text := range []string{s, claudeCodeInstruction + s} {
 			q, ok := instructionQuery(text)
 			m := queryPattern.FindStringSubmatch(text)

@@ -2,14 +2,11 @@ package proxy
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/webgate/webgate/internal/guard"
-	"github.com/webgate/webgate/internal/policy"
 	"github.com/webgate/webgate/internal/search"
 )
 
@@ -43,31 +40,5 @@ func TestDigestMarksUntrusted(t *testing.T) {
 	}
 	if i := strings.Index(text, "1. Tutorial"); i < strings.Index(text, ids[0][0]) {
 		t.Errorf("results begin before the boundary:\n%s", text)
-	}
-}
-
-// TestRefusalsInToolResults: refusals by the key's policy and the query
-// guard reach the model as web_search_tool_result errors with their
-// reason, and a blocked query is not repeated back.
-func TestRefusalsInToolResults(t *testing.T) {
-	tests := []struct {
-		err      error
-		code     string
-		want     string
-		noRepeat bool
-	}{
-		{&policy.Denial{Kind: policy.ErrBudget, Msg: "API key \"ci\" has used its 10 searches for today (UTC)"}, "too_many_requests", "has used its 10 searches", false},
-		{&policy.Denial{Kind: policy.ErrDomain, Msg: "allowed_domains evil.example: outside the domains this API key may use"}, "invalid_tool_input", "outside the domains", false},
-		{&policy.Denial{Kind: policy.ErrTool, Msg: "API key \"r\" may not use search"}, "unavailable", "may not use search", false},
-		{&guard.SecretError{What: "query", Kinds: []string{"a GitHub token"}}, "invalid_tool_input", "appears to contain a GitHub token", true},
-	}
-	for _, tt := range tests {
-		if got := toolErrorCode(tt.err); got != tt.code {
-			t.Errorf("toolErrorCode(%v) = %s, want %s", tt.err, got, tt.code)
-		}
-		text := toolErrorText("query-with-ghp_secret", errors.Join(errors.New("search"), tt.err), 400)
-		if !strings.Contains(text, tt.want) || tt.noRepeat && strings.Contains(text, "ghp_secret") {
-			t.Errorf("toolErrorText = %q", text)
-		}
 	}
 }

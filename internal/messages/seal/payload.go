@@ -35,9 +35,9 @@ const PayloadVersion = 2
 
 // Result is the plaintext of a web_search_result's encrypted_content:
 // everything webgate knew about the hit when it answered, so a later turn
-// that sends the block back is restored exactly. The search fast path
-// (package proxy) and the emulated tools (package internal/messages/emulate/tools) both seal
-// and open it, so a token sealed by either opens in the other.
+// that sends the block back is restored exactly. Package websearch builds
+// it for both the search fast path and the emulated tool, so a token
+// sealed by either opens alike in the other.
 //
 // URL and Title are the block's own url and title, and Query the search's
 // query. A version 2 payload leaves them out and its token is bound to

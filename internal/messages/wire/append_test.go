@@ -48,7 +48,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 			{Title: awkward, URL: "https://a.test/<x>", EncryptedContent: "wg1.k.zz", PageAge: &age},
 			{Title: "b", URL: "https://b.test/"},
 		}},
-		WebSearchToolResultBlock{ToolUseID: "t", Error: &WebSearchToolResultError{ErrorCode: ErrCodeUnavailable}},
+		WebSearchToolResultBlock{ToolUseID: "t", Error: &WebSearchToolResultError{ErrorCode: "unavailable"}},
 	}
 	type tc struct {
 		name      string

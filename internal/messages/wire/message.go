@@ -107,17 +107,8 @@ type WebSearchResult struct {
 	PageAge *string `json:"page_age"`
 }
 
-// Web search tool error codes, as Anthropic defines them
-// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool#errors).
-const (
-	ErrCodeInvalidToolInput = "invalid_tool_input"
-	ErrCodeUnavailable      = "unavailable"
-	ErrCodeMaxUsesExceeded  = "max_uses_exceeded"
-	ErrCodeTooManyRequests  = "too_many_requests"
-	ErrCodeQueryTooLong     = "query_too_long"
-)
-
-// WebSearchToolResultError is the content of a failed web search.
+// WebSearchToolResultError is the content of a failed web search. Its
+// codes are package websearch's.
 type WebSearchToolResultError struct {
 	Type      resultErrorTag `json:"type"`
 	ErrorCode string         `json:"error_code"`

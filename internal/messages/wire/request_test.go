@@ -47,7 +47,7 @@ func TestBlockJSON(t *testing.T) {
 		{TextBlock{Text: "x"}, `{"type":"text","text":"x"}`},
 		{ServerToolUseBlock{ID: "srvtoolu_1", Name: "web_search"}, `{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}`},
 		{WebSearchToolResultBlock{ToolUseID: "t"}, `{"type":"web_search_tool_result","tool_use_id":"t","content":[]}`},
-		{WebSearchToolResultBlock{ToolUseID: "t", Error: &WebSearchToolResultError{ErrorCode: ErrCodeUnavailable}}, `{"type":"web_search_tool_result","tool_use_id":"t","content":{"type":"web_search_tool_result_error","error_code":"unavailable"}}`},
+		{WebSearchToolResultBlock{ToolUseID: "t", Error: &WebSearchToolResultError{ErrorCode: "unavailable"}}, `{"type":"web_search_tool_result","tool_use_id":"t","content":{"type":"web_search_tool_result_error","error_code":"unavailable"}}`},
 		{WebSearchToolResultBlock{ToolUseID: "t", Results: []WebSearchResult{{Title: "a&b", URL: "u", EncryptedContent: "e", PageAge: &age}}}, `{"type":"web_search_tool_result","tool_use_id":"t","content":[{"type":"web_search_result","title":"a&b","url":"u","encrypted_content":"e","page_age":"2 days ago"}]}`},
 		{TextBlock{Text: "y", Citations: []Citation{{URL: "u", Title: "t", EncryptedIndex: "e", CitedText: "c"}}}, `{"type":"text","text":"y","citations":[{"type":"web_search_result_location","url":"u","title":"t","encrypted_index":"e","cited_text":"c"}]}`},
 	}

@@ -50,7 +50,7 @@ func (b *Box) Cite(src *emulate.Source, claim string) (json.RawMessage, error) {
 		best = src.Title
 	}
 	cited := wire.CitedText(strings.TrimSuffix(best, "…"))
-	tok, err := sealJSON(b.o.Sealer, seal.PurposeCitation, seal.Citation{Version: seal.PayloadVersion, Result: src.Number}, src.URL, cited)
+	tok, err := b.o.Sealer.SealCitation(seal.Citation{URL: src.URL, Result: src.Number, CitedText: cited})
 	if err != nil {
 		return nil, fmt.Errorf("seal citation: %w", err)
 	}

@@ -3,22 +3,20 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/webgate/webgate/internal/fetch"
 	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/policy"
-	"github.com/webgate/webgate/internal/search"
 )
 
-// Tool error codes, as Anthropic defines them for web_search_tool_result
-// and web_fetch_tool_result errors.
+// The error codes of a web_fetch_tool_result error, as Anthropic's web
+// fetch tool documentation lists them. The web_search tool's, and the
+// mapping of a failed search to them, are package websearch's.
 const (
 	CodeInvalidToolInput       = "invalid_tool_input"
 	CodeUnavailable            = "unavailable"
 	CodeMaxUsesExceeded        = "max_uses_exceeded"
 	CodeTooManyRequests        = "too_many_requests"
-	CodeQueryTooLong           = "query_too_long"
 	CodeURLTooLong             = "url_too_long"
 	CodeURLNotAllowed          = "url_not_allowed"
 	CodeURLNotInPriorContext   = "url_not_in_prior_context"
@@ -26,37 +24,6 @@ const (
 	CodeUnsupportedContentType = "unsupported_content_type"
 	CodeContentTooLarge        = "content_too_large"
 )
-
-// searchErrorCode maps a failed search to its error code: the one place
-// the emulated web search tool makes that mapping. A failure is reported
-// inside a 200 response, so the model can read it and retry or rephrase.
-func searchErrorCode(err error) string {
-	switch {
-	case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
-		// The gateway key's own limits (policy), not the provider's.
-		return CodeTooManyRequests
-	case errors.Is(err, policy.ErrDomain), errors.Is(err, guard.ErrSecret):
-		return CodeInvalidToolInput
-	case errors.Is(err, search.ErrInvalidQuery) && mentionsLength(err):
-		// search has no dedicated sentinel for length; providers reject
-		// long queries with a 400 whose message says so.
-		return CodeQueryTooLong
-	case errors.Is(err, search.ErrInvalidQuery):
-		return CodeInvalidToolInput
-	case errors.Is(err, search.ErrRateLimited):
-		return CodeTooManyRequests
-	default:
-		// Auth, quota, blocked, transport failures, an exhausted chain and
-		// deadlines are all "the search service can't answer right now";
-		// the detail goes to the log.
-		return CodeUnavailable
-	}
-}
-
-func mentionsLength(err error) bool {
-	m := strings.ToLower(err.Error())
-	return strings.Contains(m, "too long") || strings.Contains(m, "too many characters") || strings.Contains(m, "query length")
-}
 
 // fetchErrorCode maps a failed fetch to its error code: the one place the
 // emulated web fetch tool makes that mapping.
@@ -89,24 +56,6 @@ func fetchErrorCode(err error) string {
 	default:
 		return CodeUnavailable
 	}
-}
-
-// searchErrorText is the sentence the model reads after a failed search.
-func searchErrorText(query, code string, maxQueryLen int) string {
-	var why string
-	switch code {
-	case CodeQueryTooLong:
-		why = fmt.Sprintf("the query is longer than %d characters; search again with a shorter query", maxQueryLen)
-	case CodeMaxUsesExceeded:
-		why = "this request allows no more web searches; answer with the results you already have"
-	case CodeInvalidToolInput:
-		why = `the tool input must be {"query": "<non-empty search query>"}`
-	case CodeTooManyRequests:
-		why = "the search provider is rate limiting requests; wait a moment before searching again"
-	default:
-		why = "the search service is temporarily unavailable; try again shortly"
-	}
-	return fmt.Sprintf("The web search for %q failed (%s): %s.", query, code, why)
 }
 
 // fetchErrorText is the sentence the model reads after a failed fetch.

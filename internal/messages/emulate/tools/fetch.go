@@ -13,6 +13,7 @@ import (
 	"github.com/webgate/webgate/internal/extract"
 	"github.com/webgate/webgate/internal/fetch"
 	"github.com/webgate/webgate/internal/messages/emulate"
+	"github.com/webgate/webgate/internal/messages/websearch"
 )
 
 // maxFetchURLLen is Anthropic's documented limit: longer URLs get
@@ -213,7 +214,7 @@ func (t *fetchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome 
 		retrieved = t.box.o.Now()
 	}
 	retrieved = retrieved.UTC().Truncate(time.Second)
-	doc := document{Type: "document", Title: resultTitle(res.Title, in.URL)}
+	doc := document{Type: "document", Title: websearch.Title(res.Title, in.URL)}
 	doc.Citations.Enabled = t.citations()
 	src := emulate.Source{Kind: emulate.KindWebFetch, URL: in.URL, Title: doc.Title, Retrieved: retrieved, Citations: doc.Citations.Enabled}
 	if isPDF(res) {

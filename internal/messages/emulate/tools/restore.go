@@ -9,6 +9,7 @@ import (
 
 	"github.com/webgate/webgate/internal/messages/emulate"
 	"github.com/webgate/webgate/internal/messages/seal"
+	"github.com/webgate/webgate/internal/messages/websearch"
 )
 
 // resultBlock is a server tool result block from a client's history.
@@ -51,7 +52,7 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 		if err := json.Unmarshal(content, &e); err != nil || e.ErrorCode == "" {
 			return emulate.Report{}, fmt.Errorf("%w: web_search_tool_result content is neither results nor an error", emulate.ErrInvalidHistory)
 		}
-		return emulate.Report{Kind: emulate.KindWebSearch, Error: searchErrorText(in.Query, e.ErrorCode, b.o.MaxQueryLength)}, nil
+		return emulate.Report{Kind: emulate.KindWebSearch, Error: websearch.CodeText(in.Query, e.ErrorCode, b.o.MaxQueryLength)}, nil
 	}
 	var results []struct {
 		Title            string  `json:"title"`
@@ -76,7 +77,7 @@ func (b *Box) restoreSearch(input, content json.RawMessage) (emulate.Report, err
 			// content"): the model gets what the client can see, and is
 			// told webgate could not verify it.
 			foreign = true
-			sr = seal.Result{URL: r.URL, Title: resultTitle(r.Title, r.URL)}
+			sr = seal.Result{URL: r.URL, Title: websearch.Title(r.Title, r.URL)}
 			if r.PageAge != nil {
 				sr.PageAge = *r.PageAge
 			}
@@ -123,7 +124,7 @@ func (b *Box) restoreFetch(input, content json.RawMessage) (emulate.Report, erro
 	if c.URL == "" {
 		c.URL = in.URL
 	}
-	src := emulate.Source{Kind: emulate.KindWebFetch, URL: c.URL, Title: resultTitle(c.Content.Title, c.URL)}
+	src := emulate.Source{Kind: emulate.KindWebFetch, URL: c.URL, Title: websearch.Title(c.Content.Title, c.URL)}
 	if t, err := time.Parse(time.RFC3339, c.RetrievedAt); err == nil {
 		src.Retrieved = t.UTC()
 	}

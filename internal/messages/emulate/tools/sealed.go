@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -65,14 +64,4 @@ func openCitation(s *seal.Sealer, token, url, citedText string) (seal.Citation, 
 	}
 	c, err := s.OpenCitation(token, url, citedText)
 	return c, openErr(seal.PurposeCitation, err)
-}
-
-// sealJSON seals v's JSON for purpose, bound to the block's visible
-// fields (see seal.PurposeResult).
-func sealJSON(s *seal.Sealer, purpose string, v any, bound ...string) (string, error) {
-	pt, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	return s.Seal(purpose, pt, bound...)
 }

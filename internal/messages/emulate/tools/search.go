@@ -4,19 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
-	"time"
 
 	"github.com/webgate/webgate/internal/messages/emulate"
 	"github.com/webgate/webgate/internal/messages/seal"
+	"github.com/webgate/webgate/internal/messages/websearch"
 	"github.com/webgate/webgate/internal/messages/wire"
-	"github.com/webgate/webgate/internal/search"
 )
-
-// maxSearchTime is a backstop for Searchers without their own deadline
-// (the Engine enforces search.timeout, 15s by default, well inside it).
-const maxSearchTime = 60 * time.Second
 
 // searchTool is one request's web_search tool.
 type searchTool struct {
@@ -84,19 +78,22 @@ func (in searchInput) inputJSON() json.RawMessage { return mustJSON(in) }
 
 func (t *searchTool) Fail(call emulate.Call, code string) emulate.Outcome {
 	in, _ := parseSearchInput(call.Input)
-	return t.failure(call.ID, in, code)
+	return t.failure(call.ID, in, code, websearch.CodeText(in.Query, code, t.box.o.MaxQueryLength))
 }
 
-func (t *searchTool) failure(id string, in searchInput, code string) emulate.Outcome {
+// fail is the outcome of a call that failed with err (see websearch.Code
+// and websearch.Text).
+func (t *searchTool) fail(id string, in searchInput, err error) emulate.Outcome {
+	return t.failure(id, in, websearch.Code(err), websearch.Text(in.Query, err, t.box.o.MaxQueryLength))
+}
+
+func (t *searchTool) failure(id string, in searchInput, code, text string) emulate.Outcome {
 	block := wire.WebSearchToolResultBlock{ToolUseID: id, Error: &wire.WebSearchToolResultError{ErrorCode: code}}
 	return emulate.Outcome{
 		Input:     in.inputJSON(),
 		Result:    mustJSON(block),
 		ErrorCode: code,
-		Report: emulate.Report{
-			Kind:  emulate.KindWebSearch,
-			Error: searchErrorText(in.Query, code, t.box.o.MaxQueryLength),
-		},
+		Report:    emulate.Report{Kind: emulate.KindWebSearch, Error: text},
 	}
 }
 
@@ -105,36 +102,17 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 	o := &t.box.o
 	in, ok := parseSearchInput(call.Input)
 	if !ok {
-		return t.failure(call.ID, in, CodeInvalidToolInput)
+		return t.fail(call.ID, in, fmt.Errorf("input %s: %w", call.Input, websearch.ErrInvalidInput))
 	}
-	if err := (search.Query{Text: in.Query}).Validate(search.MessagesLimits(o.MaxQueryLength)); search.IsProblem(err, "query", search.ProblemTooLong) {
-		return t.failure(call.ID, in, CodeQueryTooLong)
+	if err := websearch.CheckQuery(in.Query, o.MaxQueryLength); err != nil {
+		return t.fail(call.ID, in, err)
 	}
-	q := search.Query{
-		Text:           in.Query,
-		MaxResults:     o.MaxResults,
-		AllowedDomains: t.spec.AllowedDomains,
-		BlockedDomains: t.spec.BlockedDomains,
-	}
-	if loc := t.spec.UserLocation; loc != nil {
-		q.Location = search.Location{Country: loc.Country, Region: loc.Region, City: loc.City, Timezone: loc.Timezone}
-	}
-	sctx, cancel := context.WithTimeout(ctx, maxSearchTime)
-	resp, err := o.Searcher.Search(sctx, q)
+	sctx, cancel := context.WithTimeout(ctx, websearch.MaxSearchTime)
+	_, results, err := t.spec.search.Search(sctx, o.Searcher, in.Query, o.MaxResults)
 	cancel()
 	if err != nil {
-		code := searchErrorCode(err)
-		t.box.log.WarnContext(ctx, "emulated web search failed", "error_code", code, "err", err)
-		return t.failure(call.ID, in, code)
-	}
-	// The engine applies the domain rules too; doing it again guarantees
-	// the model never sees a result the request excluded, whatever a
-	// provider or engine version does.
-	results := make([]search.Result, 0, len(resp.Results))
-	for _, r := range resp.Results {
-		if t.spec.filter.Allow(r.URL) {
-			results = append(results, r)
-		}
+		t.box.log.WarnContext(ctx, "emulated web search failed", "error_code", websearch.Code(err), "err", err)
+		return t.fail(call.ID, in, err)
 	}
 	var passages map[int][]string
 	if o.Enrich != nil && len(results) > 0 {
@@ -142,31 +120,19 @@ func (t *searchTool) Run(ctx context.Context, call emulate.Call) emulate.Outcome
 		passages = o.Enrich(ectx, in.Query, results)
 		cancel()
 	}
-	now := o.Now().UTC().Truncate(time.Second) // as the fast path seals it
+	now := o.Now()
 	block := wire.WebSearchToolResultBlock{ToolUseID: call.ID, Results: make([]wire.WebSearchResult, 0, len(results))}
 	rep := emulate.Report{Kind: emulate.KindWebSearch, Header: searchHeader(in.Query), Sources: make([]emulate.Source, 0, len(results))}
 	for i, r := range results {
-		// The payload leaves out the url and title the block shows and
-		// the query; the token is bound to them instead.
-		sr := seal.Result{
-			Version: seal.PayloadVersion, Snippet: oneLine(r.Snippet),
-			PageAge: r.Age(), Passages: passages[i], Provider: r.Provider, Retrieved: now,
-		}
-		title := resultTitle(r.Title, r.URL)
-		tok, err := sealJSON(t.box.o.Sealer, seal.PurposeResult, sr, r.URL, title, in.Query)
+		p := websearch.Payload(r, in.Query, passages[i], now)
+		tok, err := o.Sealer.SealResult(p)
 		if err != nil {
 			// Sealing only fails if the system's randomness does.
 			t.box.log.ErrorContext(ctx, "seal web search result", "err", err)
-			return t.failure(call.ID, in, CodeUnavailable)
+			return t.failure(call.ID, in, websearch.CodeUnavailable, websearch.CodeText(in.Query, websearch.CodeUnavailable, o.MaxQueryLength))
 		}
-		sr.URL, sr.Title, sr.Query = r.URL, title, in.Query
-		wr := wire.WebSearchResult{Title: sr.Title, URL: r.URL, EncryptedContent: tok}
-		if sr.PageAge != "" {
-			age := sr.PageAge
-			wr.PageAge = &age
-		}
-		block.Results = append(block.Results, wr)
-		rep.Sources = append(rep.Sources, resultSource(&sr))
+		block.Results = append(block.Results, websearch.ResultBlock(&p, tok))
+		rep.Sources = append(rep.Sources, resultSource(&p))
 	}
 	return emulate.Outcome{Input: in.inputJSON(), Result: mustJSON(block), Report: rep, Counted: true}
 }
@@ -180,17 +146,3 @@ func resultSource(sr *seal.Result) emulate.Source {
 		Snippet: sr.Snippet, Passages: sr.Passages, Citations: true,
 	}
 }
-
-// resultTitle never returns an empty title: clients show titles as the
-// links' labels, and an empty one renders as nothing at all.
-func resultTitle(title, rawURL string) string {
-	if t := strings.TrimSpace(title); t != "" {
-		return oneLine(t)
-	}
-	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return rawURL
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/webgate/webgate/internal/domains"
 	"github.com/webgate/webgate/internal/messages/emulate"
+	"github.com/webgate/webgate/internal/messages/websearch"
+	"github.com/webgate/webgate/internal/search"
 )
 
 // version describes one dated version of a server tool: the members its
@@ -85,6 +87,8 @@ type spec struct {
 
 	version version
 	filter  *domains.Filter
+	// search is a web_search definition's validated search parameters.
+	search *websearch.Tool
 }
 
 type userLocation struct {
@@ -93,6 +97,14 @@ type userLocation struct {
 	Region   string `json:"region"`
 	Country  string `json:"country"`
 	Timezone string `json:"timezone"`
+}
+
+// searchLocation is l as the search engine takes it.
+func (l *userLocation) searchLocation() search.Location {
+	if l == nil {
+		return search.Location{}
+	}
+	return search.Location{Country: l.Country, Region: l.Region, City: l.City, Timezone: l.Timezone}
 }
 
 // urlSources is web fetch's url_sources: which parts of the conversation
@@ -205,11 +217,17 @@ func parseSpec(raw json.RawMessage, v version) (*spec, error) {
 	if s.MaxUses != nil && *s.MaxUses < 0 {
 		return nil, bad("tools.%s.max_uses: %d must not be negative", s.Type, *s.MaxUses)
 	}
-	f, err := domains.Parse(s.AllowedDomains, s.BlockedDomains)
+	var err error
+	if v.kind == emulate.KindWebSearch {
+		if s.search, err = websearch.New(s.AllowedDomains, s.BlockedDomains, s.UserLocation.searchLocation()); err == nil {
+			s.filter = s.search.Filter()
+		}
+	} else {
+		s.filter, err = domains.Parse(s.AllowedDomains, s.BlockedDomains)
+	}
 	if err != nil {
 		return nil, bad("tools.%s: %v", s.Type, err)
 	}
-	s.filter = f
 	if l := s.UserLocation; l != nil && l.Type != "approximate" {
 		return nil, bad("tools.%s.user_location.type: %q must be approximate", s.Type, l.Type)
 	}

@@ -2,7 +2,9 @@
 // tools, in every documented version, on webgate's own search engine and
 // fetcher: their definitions and parameters, their result blocks (sealed
 // where Anthropic's are encrypted), the restoration of those blocks from a
-// client's history, and citations.
+// client's history, and citations. web_search is a thin layer over package
+// websearch, which the search fast path shares: validation, the search and
+// its post-filter, the sealed payload and the error codes are its.
 //
 // Box is the emulate.Toolbox the proxy hands to the emulate.Engine. Tools
 // call the Searcher and Getter they are given, which in webgate are the

@@ -17,6 +17,7 @@ import (
 	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/messages/emulate"
 	"github.com/webgate/webgate/internal/messages/seal"
+	"github.com/webgate/webgate/internal/messages/websearch"
 	"github.com/webgate/webgate/internal/messages/wire"
 	"github.com/webgate/webgate/internal/policy"
 	"github.com/webgate/webgate/internal/search"
@@ -223,14 +224,14 @@ func TestSearchErrorCodes(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&search.ProviderError{Kind: search.ErrRateLimited}, CodeTooManyRequests},
-		{fmt.Errorf("%w: query too long", search.ErrInvalidQuery), CodeQueryTooLong},
-		{fmt.Errorf("%w: bad operator", search.ErrInvalidQuery), CodeInvalidToolInput},
-		{&search.ProviderError{Kind: search.ErrUnavailable}, CodeUnavailable},
-		{context.DeadlineExceeded, CodeUnavailable},
-		{fmt.Errorf("key policy: %w", policy.ErrBudget), CodeTooManyRequests},
-		{fmt.Errorf("query guard: %w", guard.ErrSecret), CodeInvalidToolInput},
-		{fmt.Errorf("key policy: %w", policy.ErrTool), CodeUnavailable},
+		{&search.ProviderError{Kind: search.ErrRateLimited}, websearch.CodeTooManyRequests},
+		{&search.ProviderError{Kind: search.ErrInvalidQuery, Err: errors.New("query too long")}, websearch.CodeQueryTooLong},
+		{fmt.Errorf("%w: bad operator", search.ErrInvalidQuery), websearch.CodeInvalidToolInput},
+		{&search.ProviderError{Kind: search.ErrUnavailable}, websearch.CodeUnavailable},
+		{context.DeadlineExceeded, websearch.CodeUnavailable},
+		{fmt.Errorf("key policy: %w", policy.ErrBudget), websearch.CodeTooManyRequests},
+		{fmt.Errorf("query guard: %w", guard.ErrSecret), websearch.CodeInvalidToolInput},
+		{fmt.Errorf("key policy: %w", policy.ErrTool), websearch.CodeUnavailable},
 	}
 	for _, tt := range tests {
 		st := tool(t, newBox(t, &fakeSearcher{err: tt.err}, nil), `{"type":"web_search_20250305","name":"web_search"}`)
@@ -240,8 +241,8 @@ func TestSearchErrorCodes(t *testing.T) {
 		}
 	}
 	st := tool(t, newBox(t, nil, nil), `{"type":"web_search_20250305","name":"web_search"}`)
-	for in, want := range map[string]string{`{"query":""}`: CodeInvalidToolInput, `"q"`: CodeInvalidToolInput,
-		`{"query":"` + strings.Repeat("é", 501) + `"}`: CodeQueryTooLong} {
+	for in, want := range map[string]string{`{"query":""}`: websearch.CodeInvalidToolInput, `"q"`: websearch.CodeInvalidToolInput,
+		`{"query":"` + strings.Repeat("é", 501) + `"}`: websearch.CodeQueryTooLong} {
 		if out := st.Run(context.Background(), emulate.Call{ID: "s", Input: json.RawMessage(in)}); out.ErrorCode != want {
 			t.Errorf("input %.40s: %q, want %q", in, out.ErrorCode, want)
 		}
@@ -273,7 +274,7 @@ func TestSearchRestoreRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(out.Report, rep); diff != "" {
 		t.Errorf("restored report differs (-ran +restored):\n%s", diff)
 	}
-	failed := st.Fail(emulate.Call{ID: "srvtoolu_2", Input: json.RawMessage(`{"query":"go"}`)}, CodeMaxUsesExceeded)
+	failed := st.Fail(emulate.Call{ID: "srvtoolu_2", Input: json.RawMessage(`{"query":"go"}`)}, websearch.CodeMaxUsesExceeded)
 	rep, err = b.Restore(failed.Input, failed.Result)
 	if err != nil || rep.Error != failed.Report.Error || !strings.Contains(rep.Error, "max_uses_exceeded") {
 		t.Errorf("restored failure %+v %v", rep, err)
