@@ -59,4 +59,10 @@ type Options struct {
 	URL string
 	// Format is the output format; "" means Markdown.
 	Format Format
+	// StripHidden removes what a reader of the page never sees (comments,
+	// hidden and off-screen elements, invisible text; see package hidden)
+	// before anything else reads the document, so that text planted for a
+	// model does not reach it. The content guard turns it on for every
+	// fetch through fetch.Request.StripHidden (guard.content.strip_hidden).
+	StripHidden bool
 }

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webgate/webgate/internal/extract/hidden"
 )
 
 // ErrEmpty is returned when a page has no extractable text at all.
@@ -37,7 +39,9 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	if err != nil {
 		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
-	sanitize(ctx, doc) // the content guard's hook, see hook.go
+	if opts.StripHidden {
+		hidden.Strip(doc)
+	}
 	meta := extractMetadata(doc, base)
 	prepareDoc(doc)
 	out := &Document{Metadata: meta.Metadata, Format: format}

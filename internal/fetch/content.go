@@ -104,10 +104,11 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// convert turns a downloaded page into a Result in format. For HTML asked
-// as Markdown or text, alt is the page's advertised Markdown alternate, if
-// any, for the caller to try.
-func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (res *Result, alt *url.URL, err error) {
+// convert turns a downloaded page into a Result in j's format. For HTML
+// asked as Markdown or text, alt is the page's advertised Markdown
+// alternate, if any, for the caller to try.
+func (f *Fetcher) convert(ctx context.Context, p *page, j job) (res *Result, alt *url.URL, err error) {
+	format := j.format
 	where := redactedURL(p.url)
 	k, mt := classify(p.contentType, p.body)
 	res = &Result{
@@ -155,7 +156,7 @@ func (f *Fetcher) convert(ctx context.Context, p *page, format extract.Format) (
 				ctxError(ctx, where), sizeString(len(body)), sizeString(int(weight)))
 		}
 		part := body[:cut]
-		doc, err := f.extractHTML(ctx, part, extract.Options{URL: p.url.String(), Format: format})
+		doc, err := f.extractHTML(ctx, part, extract.Options{URL: p.url.String(), Format: format, StripHidden: j.stripHidden})
 		f.extracting.Release(weight)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -36,6 +36,13 @@ type Request struct {
 	// Render says when the page is rendered in a browser: auto, always or
 	// never; "" means the fetcher's configured mode (fetch.render).
 	Render RenderMode `json:"render,omitempty"`
+	// StripHidden removes what a reader of an HTML page never sees
+	// (comments, hidden and off-screen elements, invisible text; see
+	// package hidden) before extraction, so that text planted for a model
+	// does not reach it. The content guard sets it (guard.content.
+	// strip_hidden); clients cannot, so it has no JSON name. The cache
+	// keeps stripped and unstripped pages apart.
+	StripHidden bool `json:"-"`
 }
 
 // Result is a fetched and extracted page.

@@ -172,16 +172,23 @@ type job struct {
 	// frag is the client-side route of the URL (see routeFragment), for
 	// the browser.
 	frag string
+	// stripHidden is Request.StripHidden.
+	stripHidden bool
 }
 
 // cacheKey names a job's result in the cache and among flights. The
 // default (auto) mode keeps the key it always had; a page rendered for
 // "always" or refused one for "never" is kept apart, and so is each
-// client-side route.
+// client-side route. So is a page with its hidden content stripped: a
+// fetch that asks for the page as served must not get the stripped one,
+// nor a guarded fetch the page with its planted text.
 func (j job) cacheKey() string {
 	key := string(j.format)
 	if j.mode != RenderAuto {
 		key += "+" + string(j.mode)
+	}
+	if j.stripHidden {
+		key += "+stripped"
 	}
 	key += " " + j.target.String()
 	if j.frag != "" {
@@ -209,7 +216,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Result, error) {
 		// Name the URL: callers fetch several at once.
 		return nil, fmt.Errorf("%s: %w", truncateForMessage(strings.TrimSpace(req.URL)), err)
 	}
-	j := job{target: rewriteURL(u), format: format, mode: f.renderMode(RenderMode(strings.ToLower(strings.TrimSpace(string(req.Render)))))}
+	j := job{target: rewriteURL(u), format: format, mode: f.renderMode(RenderMode(strings.ToLower(strings.TrimSpace(string(req.Render))))), stripHidden: req.StripHidden}
 	if j.mode != RenderNever {
 		j.frag = routeFragment(strings.TrimSpace(req.URL))
 	}
@@ -351,17 +358,16 @@ func (f *Fetcher) runFlight(ctx context.Context, key string, fl *flight, j job) 
 // fetchPage fetches and extracts one page, unshaped, rendering it in a
 // browser when its mode asks for that.
 func (f *Fetcher) fetchPage(ctx context.Context, j job) (*Result, error) {
-	format := j.format
 	page, err := f.download(ctx, j.target, acceptHeader)
 	if err != nil {
 		return nil, err
 	}
 	if j.mode == RenderAlways {
 		if k, _ := classify(page.contentType, page.body); k == kindHTML {
-			return f.renderPage(ctx, page, format, j.frag, false)
+			return f.renderPage(ctx, page, j, false)
 		}
 	}
-	res, alt, err := f.convert(ctx, page, format)
+	res, alt, err := f.convert(ctx, page, j)
 	if errors.Is(err, errShell) {
 		// No text without scripts. A Markdown version the page
 		// advertises is cheaper and more faithful than a browser.
@@ -373,7 +379,7 @@ func (f *Fetcher) fetchPage(ctx context.Context, j job) (*Result, error) {
 			}
 		}
 		if j.mode == RenderAuto && f.opts.Renderer != nil {
-			return f.renderPage(ctx, page, format, j.frag, true)
+			return f.renderPage(ctx, page, j, true)
 		}
 	}
 	if err != nil {

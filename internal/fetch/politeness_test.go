@@ -178,6 +178,40 @@ func TestFetchCache(t *testing.T) {
 	})
 }
 
+// TestFetchCacheStripHidden: a page fetched with its hidden content
+// stripped (the content guard's fetches) and as served are two cache
+// entries, in either order: neither is answered with the other's text.
+func TestFetchCacheStripHidden(t *testing.T) {
+	page := strings.Replace(articleHTML, "<p>A second paragraph",
+		`<p>Planted text follows. <span style="font-size:0">PLANTED-FOR-THE-MODEL</span></p><p>A second paragraph`, 1)
+	srv, c := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	ctx := context.Background()
+	for path, order := range map[string][]bool{"/stripped-first": {true, false}, "/plain-first": {false, true}} {
+		f := newTestFetcher(t, nil)
+		u := srv.URL + path
+		for round := range 2 {
+			for _, strip := range order {
+				r, err := f.Fetch(ctx, Request{URL: u, StripHidden: strip})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := strings.Contains(r.Content, "PLANTED-FOR-THE-MODEL"); got == strip {
+					t.Errorf("order %v, round %d, strip %v: planted text in content = %v (cached %v)", order, round, strip, got, r.Cached)
+				}
+				if r.Cached != (round == 1) {
+					t.Errorf("order %v, round %d, strip %v: cached = %v", order, round, strip, r.Cached)
+				}
+			}
+		}
+		if n := c.get(path); n != 2 {
+			t.Errorf("order %v: fetched %d times, want 2 (one per stripping)", order, n)
+		}
+	}
+}
+
 // fakeClock is a settable clock for the fetcher's f.now.
 type fakeClock struct {
 	mu  sync.Mutex

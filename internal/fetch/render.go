@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/webgate/webgate/internal/extract"
 )
 
 // RenderMode says when a page is rendered in a browser before extraction.
@@ -125,7 +123,7 @@ func (f *Fetcher) renderMode(m RenderMode) RenderMode {
 // rendered DOM through the same extractor and content guards as any page.
 // shell is whether the page was found to have no text without scripts
 // (the auto case), which words the errors.
-func (f *Fetcher) renderPage(ctx context.Context, p *page, format extract.Format, frag string, shell bool) (*Result, error) {
+func (f *Fetcher) renderPage(ctx context.Context, p *page, j job, shell bool) (*Result, error) {
 	where := redactedURL(p.url)
 	switch {
 	case f.opts.Render == RenderNever:
@@ -141,7 +139,7 @@ func (f *Fetcher) renderPage(ctx context.Context, p *page, format extract.Format
 	}
 	target := *p.url
 	if target.Fragment == "" {
-		target.Fragment = frag
+		target.Fragment = j.frag
 	}
 	body, _ := toUTF8(p.body, p.contentType)
 	r, err := f.opts.Renderer.Render(ctx, RenderRequest{
@@ -170,7 +168,7 @@ func (f *Fetcher) renderPage(ctx context.Context, p *page, format extract.Format
 	if status == 0 {
 		status = p.status
 	}
-	res, _, err := f.convert(ctx, &page{url: final, status: status, contentType: "text/html; charset=utf-8", body: r.HTML}, format)
+	res, _, err := f.convert(ctx, &page{url: final, status: status, contentType: "text/html; charset=utf-8", body: r.HTML}, j)
 	if errors.Is(err, errShell) {
 		return nil, fmt.Errorf("%s: %w: the page has no readable text, even after rendering it in a browser", where, ErrBadContent)
 	}

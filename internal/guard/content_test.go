@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/webgate/webgate/internal/extract"
 )
 
@@ -53,9 +51,10 @@ func TestCleanText(t *testing.T) {
 }
 
 // TestStripHiddenFixture runs real extraction over a page full of hidden
-// text, with and without the guard's sanitizer: with it, every HIDDEN-*
-// marker is gone and every VISIBLE-* marker kept; without it, hidden text
-// does reach the output, which is what the guard is for.
+// text, with and without the content guard (extraction's StripHidden and
+// CleanText): with it, every HIDDEN-* marker is gone and every VISIBLE-*
+// marker kept; without it, hidden text does reach the output, which is
+// what the guard is for.
 func TestStripHiddenFixture(t *testing.T) {
 	page, err := os.ReadFile("testdata/content/hidden.html")
 	if err != nil {
@@ -65,9 +64,8 @@ func TestStripHiddenFixture(t *testing.T) {
 	wantHidden := hiddenRe.FindAllString(string(page), -1)
 	wantVisible := regexp.MustCompile(`VISIBLE-[A-Z]+`).FindAllString(string(page), -1)
 
-	ctx := extract.WithSanitizer(context.Background(), func(doc *html.Node) { StripHidden(doc) })
 	for _, f := range []extract.Format{extract.Markdown, extract.Text, extract.HTML} {
-		doc, err := extract.Extract(ctx, page, extract.Options{URL: "https://kettles.example/descale", Format: f})
+		doc, err := extract.Extract(context.Background(), page, extract.Options{URL: "https://kettles.example/descale", Format: f, StripHidden: true})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -97,128 +95,6 @@ func TestStripHiddenFixture(t *testing.T) {
 	t.Logf("without the content guard %d of %d hidden markers reach the Markdown: %v", len(leaked), len(wantHidden), leaked)
 	if len(leaked) == 0 {
 		t.Log("extraction alone already drops every hidden marker in this fixture")
-	}
-}
-
-// TestStripHiddenKeeps: hidden="until-found" (revealed by find-in-page)
-// and the structural elements stay.
-func TestStripHiddenKeeps(t *testing.T) {
-	doc, err := html.Parse(strings.NewReader(`<html><head><title>T</title><script type="application/ld+json">{}</script></head><body><div hidden="until-found">A</div><p hidden>B</p><!-- C --><p style="display:block">D</p></body></html>`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := StripHidden(doc); n != 2 {
-		t.Errorf("removed %d nodes, want 2 (the hidden paragraph and the comment)", n)
-	}
-	var b strings.Builder
-	_ = html.Render(&b, doc)
-	for _, want := range []string{"<title>T</title>", "application/ld+json", `<div hidden="until-found">A</div>`, "D</p>"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("%s removed: %s", want, b.String())
-		}
-	}
-}
-
-// TestHiddenStyle: an element whose inline style hides it loses its
-// text, and one whose style does not keeps it.
-func TestHiddenStyle(t *testing.T) {
-	hidden := []string{
-		"display:none", "DISPLAY: NONE !important", "visibility:collapse", "opacity: 0.01", "opacity:0%",
-		"font-size:0", "font-size: 0.5px", "color: rgba(0, 0, 0, 0)", "position:fixed;top:-5000px",
-		"overflow:hidden;max-height:0", "clip-path: inset(100%)", "transform: scaleY(0)", "margin-left:-9999px;position:absolute",
-		"display:block;display:none",
-		// Found by attacking the guard (issue 21): a shorthand, the
-		// same colour spelt two ways, a comment inside a value.
-		"background:#fff;color:#fff", "color:#ffffff;background-color:#FFF", "display:/**/none",
-		"color:white;background:rgb(255 255 255)", "color:hsl(0, 0%, 100%);background:#fff", "color:#fefefe;background:#fff",
-		"color:transparent", "color:#0000", "font:0/0 a", "display:none !important;display:block", "background:currentColor",
-		"clip:rect(0,0,0,0);position:absolute", "opacity:.0", "visibility:hidden;",
-		`display:\6e one`, `visibility:hidd\65n`, // CSS escapes spell the same keywords
-		"transform:scale(1, 0)", "transform: translate(0) scale3d(1, 0, 1)",
-	}
-	shown := []string{
-		"display:block", "opacity:0.5", "opacity: 50%", "font-size: 12px", "color: inherit; background-color: inherit",
-		"position:absolute;left:-10px", "text-indent:-2em", "overflow:hidden;height:200px", "display:none;display:block",
-		"width:0", "color:red;background-color:blue",
-		"color:#fff;background:#fff url(hero.jpg)", "color:#fff;background:linear-gradient(#000, #333)",
-		"color:#fff;background:#fff;background:#000", "color:#777;background:#fff", "font: 700 12px Arial",
-		"display: none-ish", "color:#fff", "background:#fff", "visibility: visible", "/* display:none */",
-		"transform: scale3d(1, 1, 0)", "transform: translate(0, 0) scale(1)", "background-color:none;color:none",
-	}
-	text := func(style string) string {
-		doc, err := html.Parse(strings.NewReader(`<html><body><p style="` + html.EscapeString(style) + `">secret</p><p>kept</p></body></html>`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		StripHidden(doc)
-		var b strings.Builder
-		_ = html.Render(&b, doc)
-		return b.String()
-	}
-	for _, s := range hidden {
-		if out := text(s); strings.Contains(out, "secret") || !strings.Contains(out, "kept") {
-			t.Errorf("style %q not recognised as hidden: %s", s, out)
-		}
-	}
-	for _, s := range shown {
-		if out := text(s); !strings.Contains(out, "secret") {
-			t.Errorf("style %q wrongly treated as hidden", s)
-		}
-	}
-}
-
-// TestHiddenInheritance: inherited properties (visibility, font-size,
-// colour) can be overridden by a descendant, as a browser renders them;
-// display:none and opacity cannot; a background is painted behind the
-// descendants of the element that has it.
-func TestHiddenInheritance(t *testing.T) {
-	tests := []struct {
-		name, body string
-		keep, drop []string
-	}{
-		{"visible child of a hidden parent", `<div style="visibility:hidden">A<span style="visibility:visible">B</span><em>C</em></div>`, []string{"B"}, []string{"A", "C"}},
-		{"hidden child of a visible parent", `<div>A<span style="visibility:hidden">B</span></div>`, []string{"A"}, []string{"B"}},
-		{"re-hidden grandchild", `<div style="visibility:hidden"><p style="visibility:visible">A<span style="visibility:inherit">B</span><span style="visibility:hidden">C</span></p></div>`, []string{"A", "B"}, []string{"C"}},
-		{"display none cannot be undone", `<div style="display:none"><span style="display:block;visibility:visible">B</span></div>`, nil, []string{"B"}},
-		{"opacity cannot be undone", `<div style="opacity:0"><span style="opacity:1">B</span></div>`, nil, []string{"B"}},
-		{"font-size 0 with sized children", `<div style="font-size:0"><span style="font-size:14px">A</span> <span style="font-size:1em">B</span></div>`, []string{"A"}, []string{"B"}},
-		{"transparent text, coloured child", `<div style="color:transparent">A<span style="color:#333">B</span></div>`, []string{"B"}, []string{"A"}},
-		{"text the colour of an ancestor's background", `<div style="background:#000"><p>A</p><p style="color:#000">B</p><p style="color:#000;background:#fff">C</p></div>`, []string{"A", "C"}, []string{"B"}},
-		{"inherited colour on the same background", `<div style="color:#fff;background:#036"><p style="background-color:white">B</p><p>A</p></div>`, []string{"A"}, []string{"B"}},
-		{"transparent background shows the ancestor's", `<div style="background:#fff"><p style="background:transparent;color:#FFFFFF">B</p></div>`, nil, []string{"B"}},
-		{"image between", `<div style="background:#fff"><div style="background-image:url(a.png)"><p style="color:#fff">A</p></div></div>`, []string{"A"}, nil},
-		{"body background counts", `<p style="color:#fff">B</p>`, nil, []string{"B"}},
-		{"a pair holds for classed descendants", `<div style="color:#fff;background:#fff"><p class="x">B</p></div>`, nil, []string{"B"}},
-		{"a classed element between may paint", `<div style="background:#000"><section class="card"><p style="color:#000">A</p></section></div>`, []string{"A"}, nil},
-		{"a classed button coloured by its style sheet", `<div style="color:#000;background-color:#ffe97d"><a class="has-white-color" style="background-color:#000000">A</a></div>`, []string{"A"}, nil},
-		{"a body hidden until scripts run is not", ``, []string{"A"}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			bodyAttr := ` style="background:#FFF"`
-			body := tt.body
-			if body == "" {
-				bodyAttr, body = ` style="visibility:hidden;opacity:0"`, `<p>A</p>`
-			}
-			doc, err := html.Parse(strings.NewReader(`<html><body` + bodyAttr + `>` + body + `</body></html>`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			StripHidden(doc)
-			var b strings.Builder
-			_ = html.Render(&b, doc)
-			out := b.String()
-			for _, k := range tt.keep {
-				if !strings.Contains(out, ">"+k+"<") {
-					t.Errorf("%s removed: %s", k, out)
-				}
-			}
-			for _, d := range tt.drop {
-				if strings.Contains(out, ">"+d+"<") {
-					t.Errorf("%s kept: %s", d, out)
-				}
-			}
-		})
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"golang.org/x/net/html"
 )
 
 // FuzzScan: findings lie inside the text, in order, without overlap, and
@@ -61,61 +59,6 @@ func FuzzCleanText(f *testing.F) {
 		for _, r := range out {
 			if r >= 0xE0000 && r <= 0xE007F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200B {
 				t.Fatalf("invisible %U left in %+q", r, out)
-			}
-		}
-	})
-}
-
-// FuzzStripHidden: any HTML parses and strips without panicking, and a
-// second pass finds nothing more.
-func FuzzStripHidden(f *testing.F) {
-	f.Add(`<p style="display:none">x</p><!-- c --><div class="sr-only hidden md:block">y</div>`)
-	f.Add(`<div style="position:absolute;left:-9999px;clip:rect(0 0 0 0)"><template>t</template></div>`)
-	f.Fuzz(func(t *testing.T, s string) {
-		doc, err := html.Parse(strings.NewReader(s))
-		if err != nil {
-			return
-		}
-		StripHidden(doc)
-		if n := StripHidden(doc); n != 0 {
-			t.Fatalf("second pass removed %d more nodes from %q", n, s)
-		}
-	})
-}
-
-// FuzzParseStyle: any style attribute parses without panicking or
-// looping, the same way twice, and every colour read from it has
-// channels within 0 to 1.
-func FuzzParseStyle(f *testing.F) {
-	for _, s := range []string{
-		"display:none", "display:/**/none", `display:\6e one`, "background:#fff url(a.png) no-repeat;color:WHITE",
-		"color: rgb(255 255 255 / 50%); background: hsla(120, 100%, 50%, .5)", "font: 0/0 a", "opacity:.01 !important;opacity:1",
-		"transform: scale3d(0, 1, 1)", "clip: rect(0,0,0,0)", "color:", ";;;", "a:b:c", "--x: {a}", "color: rgb(", `\`, "@media x { }",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		a, b := parseStyle(s), parseStyle(s)
-		if len(a) != len(b) {
-			t.Fatalf("not deterministic: %v / %v", a, b)
-		}
-		_ = hiddenStyle(a)
-		for _, d := range a {
-			for i := range d.v {
-				if c, ok := colorOf(d.v[i:]); ok {
-					for _, x := range []float64{c.r, c.g, c.b, c.a} {
-						if x < 0 || x > 1 || x != x {
-							t.Fatalf("colour %+v out of range from %q", c, s)
-						}
-					}
-				}
-			}
-		}
-		doc, err := html.Parse(strings.NewReader(`<div style="` + html.EscapeString(s) + `"><p style="` + html.EscapeString(s) + `">x</p>y</div>`))
-		if err == nil {
-			StripHidden(doc)
-			if n := StripHidden(doc); n != 0 {
-				t.Fatalf("second pass removed %d more nodes for %q", n, s)
 			}
 		}
 	})

@@ -8,9 +8,11 @@
 // redacted, as configured.
 //
 // Incoming, the content guard treats fetched pages as untrusted input for
-// a model: StripHidden removes what a reader of the page never sees
-// (comments, hidden and off-screen elements), CleanText removes invisible
-// Unicode (zero-width, bidirectional controls, tag characters), Wrap puts
+// a model: the fetcher strips what a reader of the page never sees
+// (comments, hidden and off-screen elements; package extract/hidden)
+// when the guard asks for it (fetch.Request.StripHidden), CleanText
+// removes invisible Unicode (zero-width, bidirectional controls, tag
+// characters), Wrap puts
 // content between boundaries a page cannot forge, and Injections flags
 // passages that read like instructions to the model.
 //

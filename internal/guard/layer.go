@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"golang.org/x/net/html"
-
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/extract"
 	"github.com/webgate/webgate/internal/fetch"
@@ -152,8 +150,8 @@ const maxInjectionScan = 512 << 10
 // Markdown, or Markdown alternates), which a renderer would hide.
 var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 
-// Fetch refuses URLs that carry secrets, has extraction strip hidden
-// elements, then removes invisible characters and flags likely prompt
+// Fetch refuses URLs that carry secrets, asks the fetcher to strip hidden
+// content (fetch.Request.StripHidden), then removes invisible characters and flags likely prompt
 // injections in the result.
 func (g getter) Fetch(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
 	if g.l.mode != ModeOff {
@@ -164,7 +162,7 @@ func (g getter) Fetch(ctx context.Context, req fetch.Request) (*fetch.Result, er
 		}
 	}
 	if g.l.stripHidden {
-		ctx = extract.WithSanitizer(ctx, func(doc *html.Node) { StripHidden(doc) })
+		req.StripHidden = true
 	}
 	res, err := g.next.Fetch(ctx, req)
 	if err != nil || res == nil || req.Format == extract.Raw {

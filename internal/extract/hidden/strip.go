@@ -1,4 +1,9 @@
-package guard
+// Package hidden removes from a parsed HTML page what a person viewing it
+// would not see (comments, hidden and off-screen elements, invisible
+// text), so that text planted for a model alone does not reach it.
+// Extraction runs it when asked to (extract.Options.StripHidden, set by
+// the content guard through fetch.Request.StripHidden).
+package hidden
 
 import (
 	"strings"
@@ -9,7 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// StripHidden removes from a parsed HTML document what a person viewing
+// Strip removes from a parsed HTML document what a person viewing
 // the page would not see, so that text planted for a model alone does
 // not reach it. It returns the number of nodes removed. Removed are:
 //
@@ -36,7 +41,7 @@ import (
 //
 // Styles from <style> sheets and scripts are not evaluated, so content
 // hidden that way stays (see docs/security.md).
-func StripHidden(doc *html.Node) int {
+func Strip(doc *html.Node) int {
 	removed := 0
 	remove := func(n *html.Node) {
 		n.Parent.RemoveChild(n)

@@ -1,4 +1,4 @@
-package guard
+package hidden
 
 import (
 	"image/color"
@@ -35,7 +35,7 @@ type cssValue []cssToken
 // style is the computed declarations of one style attribute: the last
 // declaration of each property wins, unless an earlier one is
 // !important and it is not (CSS Cascade 4, section 6.4). Shorthands the
-// guard needs are expanded into their longhands in order, so
+// stripper needs are expanded into their longhands in order, so
 // "background-color:#000;background:#fff" is a white background.
 type style map[string]declared
 
@@ -93,7 +93,7 @@ func declValue(toks []css.Token) (cssValue, bool) {
 }
 
 // declare records one declaration, expanding the shorthands whose
-// longhands the guard reads.
+// longhands Strip reads.
 func (s style) declare(prop string, v cssValue, important bool) {
 	switch prop {
 	case "background":
