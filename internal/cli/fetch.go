@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/webgate/webgate/internal/app"
 	"github.com/webgate/webgate/internal/extract"
@@ -61,30 +60,28 @@ func (c *fetchCmd) Run(r *runtime) error {
 	for i := range outcomes {
 		outcomes[i] = make(chan fetchOutcome, 1)
 	}
-	sem := make(chan struct{}, fetchConcurrency)
-	var wg sync.WaitGroup
+	reqs := make([]fetch.Request, n)
 	for i, u := range c.URLs {
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-r.Ctx.Done():
-				outcomes[i] <- fetchOutcome{err: r.Ctx.Err()}
-				return
-			}
-			defer func() { <-sem }()
-			res, err := svc.Getter.Fetch(r.Ctx, fetch.Request{
-				URL:        u,
-				Format:     extract.Format(c.Format),
-				MaxLength:  c.MaxLength,
-				StartIndex: c.StartIndex,
-				MaxTokens:  c.MaxTokens,
-				NoCache:    c.NoCache,
-				Render:     render,
-			})
-			outcomes[i] <- fetchOutcome{res: res, err: err}
-		})
+		reqs[i] = fetch.Request{
+			URL:        u,
+			Format:     extract.Format(c.Format),
+			MaxLength:  c.MaxLength,
+			StartIndex: c.StartIndex,
+			MaxTokens:  c.MaxTokens,
+			NoCache:    c.NoCache,
+			Render:     render,
+		}
 	}
-	defer wg.Wait()
+	fetched := make(chan struct{})
+	go func() {
+		defer close(fetched)
+		fetch.Each(r.Ctx, svc.Getter, reqs, fetchConcurrency, func(i int, res *fetch.Result, err error) {
+			outcomes[i] <- fetchOutcome{res: res, err: err}
+		}, func(i int) {
+			outcomes[i] <- fetchOutcome{err: r.Ctx.Err()}
+		})
+	}()
+	defer func() { <-fetched }()
 
 	// Results are printed in input order as soon as each one's turn comes,
 	// so the first page shows while later ones are still loading.

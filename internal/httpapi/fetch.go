@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/webgate/webgate/internal/extract"
 	"github.com/webgate/webgate/internal/fetch"
@@ -74,22 +73,15 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 	// leaves.
 	out := FetchResponse{Results: make([]fetch.JSONResult, len(urls))}
 	errs := make([]error, len(urls))
-	sem := make(chan struct{}, a.opts.FetchConcurrency)
-	var wg sync.WaitGroup
+	reqs := make([]fetch.Request, len(urls))
 	for i, u := range urls {
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-r.Context().Done():
-				out.Results[i] = fetch.NewJSONResult(u, nil, fmt.Errorf("%w: %w", fetch.ErrTimeout, r.Context().Err()))
-				return
-			}
-			res, err := a.opts.Fetcher.Fetch(r.Context(), fetch.Request{URL: strings.TrimSpace(u), Format: format, MaxLength: fr.MaxLength, StartIndex: fr.StartIndex, Render: render})
-			out.Results[i], errs[i] = fetch.NewJSONResult(u, res, err), err
-		})
+		reqs[i] = fetch.Request{URL: strings.TrimSpace(u), Format: format, MaxLength: fr.MaxLength, StartIndex: fr.StartIndex, Render: render}
 	}
-	wg.Wait()
+	fetch.Each(r.Context(), a.opts.Fetcher, reqs, a.opts.FetchConcurrency, func(i int, res *fetch.Result, err error) {
+		out.Results[i], errs[i] = fetch.NewJSONResult(urls[i], res, err), err
+	}, func(i int) {
+		out.Results[i] = fetch.NewJSONResult(urls[i], nil, fmt.Errorf("%w: %w", fetch.ErrTimeout, r.Context().Err()))
+	})
 	if err := r.Context().Err(); err != nil {
 		a.writeErr(w, r, err)
 		return

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -88,28 +87,21 @@ func (t *tools) webFetch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	prog := newProgress(req, len(urls))
 	results := make([]fetch.JSONResult, len(urls))
 	errs := make([]error, len(urls))
-	sem := make(chan struct{}, t.opts.FetchConcurrency)
-	var wg sync.WaitGroup
+	reqs := make([]fetch.Request, len(urls))
 	for i, u := range urls {
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-ctx.Done():
-				errs[i] = fmt.Errorf("%w: %w", fetch.ErrTimeout, ctx.Err())
-				results[i] = fetch.NewJSONResult(u, nil, errs[i])
-				return
-			}
-			res, err := t.opts.Fetcher.Fetch(ctx, fetch.Request{URL: u, Format: format, MaxLength: limit, StartIndex: args.StartIndex, Render: render})
-			if err == nil {
-				clamp(res, limit, args.StartIndex)
-			}
-			errs[i] = err
-			results[i] = fetch.NewJSONResult(u, res, err)
-			prog.step(ctx, "fetched "+u)
-		})
+		reqs[i] = fetch.Request{URL: u, Format: format, MaxLength: limit, StartIndex: args.StartIndex, Render: render}
 	}
-	wg.Wait()
+	fetch.Each(ctx, t.opts.Fetcher, reqs, t.opts.FetchConcurrency, func(i int, res *fetch.Result, err error) {
+		if err == nil {
+			clamp(res, limit, args.StartIndex)
+		}
+		errs[i] = err
+		results[i] = fetch.NewJSONResult(urls[i], res, err)
+		prog.step(ctx, "fetched "+urls[i])
+	}, func(i int) {
+		errs[i] = fmt.Errorf("%w: %w", fetch.ErrTimeout, ctx.Err())
+		results[i] = fetch.NewJSONResult(urls[i], nil, errs[i])
+	})
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
 		// The client cancelled: the SDK drops the reply, so keep it short.
 		return toolError("web_fetch was cancelled."), nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -168,38 +167,31 @@ func (t *tools) enrich(ctx context.Context, out *SearchOutput, prog *progress) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.opts.ContentTimeout)
 	defer cancel()
-	sem := make(chan struct{}, t.opts.FetchConcurrency)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			r := &out.Results[i]
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-ctx.Done():
-				r.ContentError = "not fetched: the content deadline passed"
-				return
-			}
-			res, err := t.opts.Fetcher.Fetch(ctx, fetch.Request{URL: r.URL, Format: extract.Markdown, MaxLength: budget})
-			if err != nil {
-				r.ContentError = fmt.Sprintf("%v (%s)", err, fetch.ErrorType(err))
-				prog.step(ctx, "failed "+r.URL)
-				return
-			}
-			// The fetcher honours MaxLength; cutting again guards the
-			// output cap against a Getter that does not.
-			content, cut := cutRunes(res.Content, budget)
-			r.Content = content
-			switch {
-			case cut:
-				r.ContentTruncated, r.NextStartIndex = true, runeLen(content)
-			case res.Truncated:
-				r.ContentTruncated, r.NextStartIndex = true, res.NextStartIndex
-			}
-			prog.step(ctx, "fetched "+r.URL)
-		})
+	reqs := make([]fetch.Request, n)
+	for i := range reqs {
+		reqs[i] = fetch.Request{URL: out.Results[i].URL, Format: extract.Markdown, MaxLength: budget}
 	}
-	wg.Wait()
+	fetch.Each(ctx, t.opts.Fetcher, reqs, t.opts.FetchConcurrency, func(i int, res *fetch.Result, err error) {
+		r := &out.Results[i]
+		if err != nil {
+			r.ContentError = fmt.Sprintf("%v (%s)", err, fetch.ErrorType(err))
+			prog.step(ctx, "failed "+r.URL)
+			return
+		}
+		// The fetcher honours MaxLength; cutting again guards the
+		// output cap against a Getter that does not.
+		content, cut := cutRunes(res.Content, budget)
+		r.Content = content
+		switch {
+		case cut:
+			r.ContentTruncated, r.NextStartIndex = true, runeLen(content)
+		case res.Truncated:
+			r.ContentTruncated, r.NextStartIndex = true, res.NextStartIndex
+		}
+		prog.step(ctx, "fetched "+r.URL)
+	}, func(i int) {
+		out.Results[i].ContentError = "not fetched: the content deadline passed"
+	})
 }
 
 // renderSearch formats results as a numbered Markdown list for the model.

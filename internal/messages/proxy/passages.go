@@ -29,9 +29,10 @@ const (
 // index. It never fails: enrichment is a bonus on top of the results, so
 // slow or failing pages are simply left out.
 //
-// At most n goroutines run, each sends once into a channel buffered for n,
-// so returning early at the deadline leaks nothing: the stragglers finish
-// as soon as the fetcher sees the cancelled context.
+// All n fetches run at once (fetch.Each with a limit of n), each sends
+// once into a channel buffered for n, so returning early at the deadline
+// leaks nothing: the stragglers finish as soon as the fetcher sees the
+// cancelled context.
 // testHookEnrichPage, when set by a test, is called each time enrich has
 // collected a page, so tests can cancel at a known point without timing.
 var testHookEnrichPage func(i int)
@@ -48,17 +49,18 @@ func enrich(ctx context.Context, f fetch.Getter, log *slog.Logger, query string,
 		passages []string
 	}
 	ch := make(chan page, n)
-	for i := range n {
-		go func() {
-			res, err := f.Fetch(ctx, fetch.Request{URL: results[i].URL, Format: extract.Text, MaxLength: enrichMaxChars, Render: fetch.RenderAuto})
-			if err != nil {
-				log.DebugContext(ctx, "enrichment fetch failed", "url", results[i].URL, "err", err)
-				ch <- page{i, nil}
-				return
-			}
-			ch <- page{i, keyPassages(query, res.Content, perPage)}
-		}()
+	reqs := make([]fetch.Request, n)
+	for i := range reqs {
+		reqs[i] = fetch.Request{URL: results[i].URL, Format: extract.Text, MaxLength: enrichMaxChars, Render: fetch.RenderAuto}
 	}
+	go fetch.Each(ctx, f, reqs, n, func(i int, res *fetch.Result, err error) {
+		if err != nil {
+			log.DebugContext(ctx, "enrichment fetch failed", "url", results[i].URL, "err", err)
+			ch <- page{i, nil}
+			return
+		}
+		ch <- page{i, keyPassages(query, res.Content, perPage)}
+	}, func(i int) { ch <- page{i, nil} })
 	out := make(map[int][]string, n)
 	for range n {
 		select {
