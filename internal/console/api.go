@@ -25,7 +25,8 @@ import (
 )
 
 // The JSON API. Errors use the JSON API's shape and status mapping
-// (httpapi.WriteErr), so a refusal reads the same on both surfaces.
+// (httpapi.WriteError, the one place that maps them), so a refusal reads
+// the same on both surfaces; writeJSON writes success bodies.
 
 // Session is GET /console/api/session: who the key is. The page calls it
 // first; a 401 there is what shows the sign-in form.
@@ -94,7 +95,7 @@ func (c *Console) audit(w http.ResponseWriter, r *http.Request) {
 	if s := v.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxAuditLimit {
-			httpapi.WriteError(w, http.StatusBadRequest, "invalid_request", fmt.Sprintf("limit %q must be a number from 1 to %d", s, maxAuditLimit), 0)
+			httpapi.WriteError(w, r, badRequest(fmt.Sprintf("limit %q must be a number from 1 to %d", s, maxAuditLimit)))
 			return
 		}
 		f.Limit = n
@@ -168,7 +169,7 @@ func (c *Console) setup(w http.ResponseWriter, r *http.Request) {
 			page.URL = scheme + "://" + r.Host + "/mcp"
 		}
 		if u, err := url.Parse(page.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			httpapi.WriteError(w, http.StatusBadRequest, "invalid_request", fmt.Sprintf("url %q must be an absolute http(s) URL such as http://127.0.0.1:8788/mcp", page.URL), 0)
+			httpapi.WriteError(w, r, badRequest(fmt.Sprintf("url %q must be an absolute http(s) URL such as http://127.0.0.1:8788/mcp", page.URL)))
 			return
 		}
 		if cl, _ := c.caller(r); cl.KeyID != "" {
@@ -176,7 +177,7 @@ func (c *Console) setup(w http.ResponseWriter, r *http.Request) {
 		}
 	case "stdio":
 	default:
-		httpapi.WriteError(w, http.StatusBadRequest, "invalid_request", fmt.Sprintf("transport %q must be http or stdio", page.Transport), 0)
+		httpapi.WriteError(w, r, badRequest(fmt.Sprintf("transport %q must be http or stdio", page.Transport)))
 		return
 	}
 	for _, client := range setup.Clients {
@@ -253,19 +254,19 @@ type SearchRequest struct {
 func (c *Console) search(w http.ResponseWriter, r *http.Request) {
 	var sr SearchRequest
 	if err := decode(w, r, &sr); err != nil {
-		httpapi.WriteErr(w, r, err)
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	q, err := sr.EngineQuery()
 	if err != nil {
-		httpapi.WriteErr(w, r, err)
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	start := time.Now()
 	resp, err := c.opts.Searcher.Search(r.Context(), q)
 	took := time.Since(start)
 	if err != nil {
-		httpapi.WriteErr(w, r, err)
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	out := SearchResult{TookMS: ms(took), Provider: resp.Provider, Cached: resp.Cached, Attempts: []Attempt{}, JSON: resp.JSON()}
@@ -332,17 +333,17 @@ type FetchResult struct {
 func (c *Console) fetch(w http.ResponseWriter, r *http.Request) {
 	var fr FetchRequest
 	if err := decode(w, r, &fr); err != nil {
-		httpapi.WriteErr(w, r, err)
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	fr.URL = strings.TrimSpace(fr.URL)
 	format, ferr := extract.ParseFormat(fr.Format)
 	switch {
 	case fr.URL == "":
-		httpapi.WriteErr(w, r, badRequest(`"url" is required`))
+		httpapi.WriteError(w, r, badRequest(`"url" is required`))
 		return
 	case ferr != nil:
-		httpapi.WriteErr(w, r, badRequest(ferr.Error()))
+		httpapi.WriteError(w, r, badRequest(ferr.Error()))
 		return
 	}
 	start := time.Now()
@@ -350,7 +351,7 @@ func (c *Console) fetch(w http.ResponseWriter, r *http.Request) {
 	took := time.Since(start)
 	if err != nil && (policy.IsDenial(err) || errors.Is(err, guard.ErrSecret) || r.Context().Err() != nil) {
 		// A refusal is the request's answer, as on /v1/fetch.
-		httpapi.WriteErr(w, r, err)
+		httpapi.WriteError(w, r, err)
 		return
 	}
 	out := FetchResult{TookMS: ms(took), Result: fetch.NewJSONResult(fr.URL, res, err)}
@@ -390,7 +391,7 @@ func textual(ctype string) bool {
 		strings.Contains(ct, "xml") || strings.Contains(ct, "json") || strings.Contains(ct, "javascript")
 }
 
-// badRequest makes an error that httpapi.WriteErr answers with 400
+// badRequest makes an error that httpapi.WriteError answers with 400
 // invalid_request: it wraps search.ErrInvalidQuery, which the API maps
 // so, with the message as is.
 type badRequest string

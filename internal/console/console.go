@@ -146,10 +146,10 @@ func New(opts Options) (*Console, error) {
 	c.mux.HandleFunc("POST /console/api/search", c.search)
 	c.mux.HandleFunc("POST /console/api/fetch", c.fetch)
 	c.mux.HandleFunc("/console/api/", func(w http.ResponseWriter, r *http.Request) {
-		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such console endpoint: "+r.Method+" "+r.URL.Path, 0)
+		httpapi.WriteErrorBody(w, http.StatusNotFound, "not_found", "no such console endpoint: "+r.Method+" "+r.URL.Path, 0)
 	})
 	c.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
+		httpapi.WriteErrorBody(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
 	})
 	return c, nil
 }
@@ -202,7 +202,7 @@ func (c *Console) loadAssets() error {
 
 func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
-	write(w, r, "text/html; charset=utf-8", c.page, c.pageGz)
+	writeAsset(w, r, "text/html; charset=utf-8", c.page, c.pageGz)
 }
 
 func (c *Console) serveAsset(w http.ResponseWriter, r *http.Request) {
@@ -222,11 +222,11 @@ func (c *Console) serveAsset(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	write(w, r, a.ctype, a.body, a.gz)
+	writeAsset(w, r, a.ctype, a.body, a.gz)
 }
 
-// write sends body, or its gzip form when the client accepts it.
-func write(w http.ResponseWriter, r *http.Request, ctype string, body, gzBody []byte) {
+// writeAsset sends body, or its gzip form when the client accepts it.
+func writeAsset(w http.ResponseWriter, r *http.Request, ctype string, body, gzBody []byte) {
 	h := w.Header()
 	h.Set("Content-Type", ctype)
 	h.Add("Vary", "Accept-Encoding")

@@ -20,8 +20,9 @@ func (e *badRequest) Error() string { return e.msg }
 // tooLarge marks a body over the size limit.
 var errTooLarge = errors.New("request body too large")
 
-// writeErr is the one place where the API maps errors to HTTP statuses and
-// error types.
+// writeError is the one place where the API maps errors to HTTP statuses
+// and error types (WriteError for other packages, writeErrorBody for the
+// body, writeJSON for success bodies).
 //
 //	400 invalid_request      bad parameters or body, or a query a provider rejected
 //	400 secret_detected      the query guard found a secret in the query or URL
@@ -36,7 +37,7 @@ var errTooLarge = errors.New("request body too large")
 //	502 provider_error       every provider failed (auth, quota, blocked, 5xx)
 //	503 no_providers         no provider configured or all breakers open
 //	504 timeout              the search deadline passed
-func (a *API) writeErr(w http.ResponseWriter, r *http.Request, err error) {
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var br *badRequest
 	var mbe *http.MaxBytesError
 	var denial *policy.Denial
@@ -51,31 +52,31 @@ func (a *API) writeErr(w http.ResponseWriter, r *http.Request, err error) {
 		case errors.Is(err, policy.ErrRateLimited), errors.Is(err, policy.ErrBudget):
 			status = http.StatusTooManyRequests
 		}
-		writeError(w, status, typ, denial.Msg, max(denial.RetryAfter, 0))
+		writeErrorBody(w, status, typ, denial.Msg, max(denial.RetryAfter, 0))
 	case errors.Is(err, guard.ErrSecret):
-		writeError(w, http.StatusBadRequest, "secret_detected", err.Error(), 0)
+		writeErrorBody(w, http.StatusBadRequest, "secret_detected", err.Error(), 0)
 	case errors.As(err, &br):
-		writeError(w, http.StatusBadRequest, "invalid_request", br.msg, 0)
+		writeErrorBody(w, http.StatusBadRequest, "invalid_request", br.msg, 0)
 	case errors.As(err, &mbe), errors.Is(err, errTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than the server allows", 0)
+		writeErrorBody(w, http.StatusRequestEntityTooLarge, "request_too_large", "request body is larger than the server allows", 0)
 	case errors.Is(err, search.ErrInvalidQuery):
-		writeError(w, http.StatusBadRequest, "invalid_request", err.Error(), 0)
+		writeErrorBody(w, http.StatusBadRequest, "invalid_request", err.Error(), 0)
 	case r.Context().Err() != nil:
 		// The client is gone; there is no one to answer.
 		a.log.DebugContext(r.Context(), "client went away", "path", r.URL.Path, "err", err)
 	case errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusGatewayTimeout, "timeout", err.Error(), 0)
+		writeErrorBody(w, http.StatusGatewayTimeout, "timeout", err.Error(), 0)
 	case errors.Is(err, search.ErrNoProviders):
-		writeError(w, http.StatusServiceUnavailable, "no_providers", err.Error(), search.RetryAfterOf(err))
+		writeErrorBody(w, http.StatusServiceUnavailable, "no_providers", err.Error(), search.RetryAfterOf(err))
 	case onlyRateLimited(err):
 		wait := search.RetryAfterOf(err)
 		if wait <= 0 {
 			wait = time.Second // Retry-After is promised on every 429
 		}
-		writeError(w, http.StatusTooManyRequests, "rate_limited", err.Error(), wait)
+		writeErrorBody(w, http.StatusTooManyRequests, "rate_limited", err.Error(), wait)
 	default:
 		a.log.WarnContext(r.Context(), "search failed", "err", err)
-		writeError(w, http.StatusBadGateway, "provider_error", err.Error(), 0)
+		writeErrorBody(w, http.StatusBadGateway, "provider_error", err.Error(), 0)
 	}
 }
 
@@ -87,9 +88,9 @@ func onlyRateLimited(err error) bool {
 		!errors.Is(err, search.ErrBlocked) && !errors.Is(err, search.ErrUnavailable)
 }
 
-// WriteErr writes err (typically a policy refusal raised before the API
+// WriteError writes err (typically a policy refusal raised before the API
 // runs, by the server's authentication) exactly as the API's own handlers
 // would.
-func WriteErr(w http.ResponseWriter, r *http.Request, err error) {
-	(&API{log: slog.New(slog.DiscardHandler)}).writeErr(w, r, err)
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	(&API{log: slog.New(slog.DiscardHandler)}).writeError(w, r, err)
 }

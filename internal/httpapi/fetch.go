@@ -33,7 +33,7 @@ type FetchResponse struct {
 func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 	var fr FetchRequest
 	if err := a.decode(w, r, &fr); err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	urls := fr.URLs
@@ -64,7 +64,7 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 		problems = append(problems, "max_length and start_index must not be negative")
 	}
 	if len(problems) > 0 {
-		a.writeErr(w, r, &badRequest{strings.Join(problems, "; ")})
+		a.writeError(w, r, &badRequest{strings.Join(problems, "; ")})
 		return
 	}
 
@@ -83,13 +83,13 @@ func (a *API) fetchPOST(w http.ResponseWriter, r *http.Request) {
 		out.Results[i] = fetch.NewJSONResult(urls[i], nil, fmt.Errorf("%w: %w", fetch.ErrTimeout, r.Context().Err()))
 	})
 	if err := r.Context().Err(); err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if err := refusedWhole(errs); err != nil {
 		// Every URL was refused by the key's policy or the guard: that
 		// is the request's answer, not a list of per-page failures.
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, r, http.StatusOK, out)

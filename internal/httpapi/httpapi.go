@@ -82,7 +82,7 @@ func New(opts Options) *API {
 	a.mux.Handle("/v1/fetch", methodNotAllowed("POST"))
 	a.mux.Handle("/openapi.json", methodNotAllowed("GET"))
 	a.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path+" (see /openapi.json)", 0)
+		writeErrorBody(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path+" (see /openapi.json)", 0)
 	})
 	return a
 }
@@ -98,7 +98,7 @@ func serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
 func methodNotAllowed(allow string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here; use "+allow, 0)
+		writeErrorBody(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed here; use "+allow, 0)
 	})
 }
 
@@ -128,16 +128,18 @@ type ErrorDetail struct {
 	Message string `json:"message"`
 }
 
-// WriteError writes an error response in the API's shape. Package server
-// uses it so 401, 403, 413 and 503 from middleware look the same as the
-// API's own errors. retryAfter > 0 sets Retry-After in whole seconds
-// (delay-seconds, RFC 9110 section 10.2.3,
+// WriteErrorBody writes an error response in the API's shape with the
+// given status and type; it maps nothing (WriteError does that). Package
+// server uses it so 403, 404, 413 and 503 from middleware look the same
+// as the API's own errors. retryAfter > 0 sets Retry-After in whole
+// seconds (delay-seconds, RFC 9110 section 10.2.3,
 // https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3).
-func WriteError(w http.ResponseWriter, status int, typ, msg string, retryAfter time.Duration) {
-	writeError(w, status, typ, msg, retryAfter)
+func WriteErrorBody(w http.ResponseWriter, status int, typ, msg string, retryAfter time.Duration) {
+	writeErrorBody(w, status, typ, msg, retryAfter)
 }
 
-func writeError(w http.ResponseWriter, status int, typ, msg string, retryAfter time.Duration) {
+// writeErrorBody is WriteErrorBody.
+func writeErrorBody(w http.ResponseWriter, status int, typ, msg string, retryAfter time.Duration) {
 	if retryAfter > 0 {
 		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))

@@ -31,7 +31,7 @@ type SearchRequest struct {
 func (a *API) searchGET(w http.ResponseWriter, r *http.Request) {
 	sr, err := searchFromQuery(r.URL.Query())
 	if err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.search(w, r, sr)
@@ -40,7 +40,7 @@ func (a *API) searchGET(w http.ResponseWriter, r *http.Request) {
 func (a *API) searchPOST(w http.ResponseWriter, r *http.Request) {
 	var sr SearchRequest
 	if err := a.decode(w, r, &sr); err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	a.search(w, r, sr)
@@ -49,12 +49,12 @@ func (a *API) searchPOST(w http.ResponseWriter, r *http.Request) {
 func (a *API) search(w http.ResponseWriter, r *http.Request, sr SearchRequest) {
 	q, err := sr.query()
 	if err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	resp, err := a.opts.Searcher.Search(r.Context(), q)
 	if err != nil {
-		a.writeErr(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, r, http.StatusOK, resp.JSON())
@@ -163,5 +163,5 @@ func (a *API) decode(w http.ResponseWriter, r *http.Request, v any) error {
 // EngineQuery validates sr and builds the engine query, with the same rules and
 // messages as /v1/search; the web console's playground uses it so both
 // surfaces accept exactly the same searches. Its error is a bad request
-// that WriteErr answers with 400 invalid_request.
+// that WriteError answers with 400 invalid_request.
 func (sr SearchRequest) EngineQuery() (search.Query, error) { return sr.query() }

@@ -115,15 +115,16 @@ func fetchHint(err error) string {
 	return "Try another source."
 }
 
-// WriteHTTPError answers an MCP request over HTTP that was refused before
-// reaching the MCP server (a missing or invalid key, a key not allowed on
+// WriteError (the name every surface gives the writer that server's
+// authentication calls) answers an MCP request over HTTP that was refused
+// before reaching the MCP server (a missing or invalid key, a key not allowed on
 // MCP, or over its rate limit), the way MCP clients expect from a
 // protected resource (MCP, Authorization, "Error Handling":
 // https://modelcontextprotocol.io/specification/2025-06-18/basic/authorization#error-handling;
 // RFC 6750 section 3, https://www.rfc-editor.org/rfc/rfc6750#section-3,
 // as the official SDKs do): a status, a WWW-Authenticate challenge on 401
 // and 403 with RFC 6750's error codes, and an OAuth-style JSON error body.
-func WriteHTTPError(w http.ResponseWriter, _ *http.Request, err error) {
+func WriteError(w http.ResponseWriter, _ *http.Request, err error) {
 	status, code := http.StatusForbidden, "insufficient_scope"
 	var d *policy.Denial
 	msg := err.Error()

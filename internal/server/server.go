@@ -112,8 +112,8 @@ func handler(opts Options, st *state) http.Handler {
 	// The body cap covers the JSON API and MCP only: Messages requests
 	// carry whole conversations (images included) and the proxy enforces
 	// its own, larger limit (upstream.max_body_bytes).
-	mux.Handle("/v1/", auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, limitBody(opts.MaxBodyBytes, opts.API)))
-	mux.Handle("/mcp", auth.Wrap(policy.SurfaceMCP, mcpserver.WriteHTTPError, limitBody(opts.MaxBodyBytes, opts.MCP)))
+	mux.Handle("/v1/", auth.Wrap(policy.SurfaceAPI, httpapi.WriteError, limitBody(opts.MaxBodyBytes, opts.API)))
+	mux.Handle("/mcp", auth.Wrap(policy.SurfaceMCP, mcpserver.WriteError, limitBody(opts.MaxBodyBytes, opts.MCP)))
 	if opts.Messages != nil {
 		msgs := auth.Wrap(policy.SurfaceMessages, proxy.WriteError, opts.Messages)
 		for _, p := range []string{"/v1/messages", "/v1/messages/", "/v1/models", "/v1/models/"} {
@@ -125,16 +125,16 @@ func handler(opts Options, st *state) http.Handler {
 			mux.Handle(opts.MetricsPath, opts.Metrics)
 		} else {
 			// Behind the same keys as the JSON API.
-			mux.Handle(opts.MetricsPath, auth.Wrap(policy.SurfaceAPI, httpapi.WriteErr, opts.Metrics))
+			mux.Handle(opts.MetricsPath, auth.Wrap(policy.SurfaceAPI, httpapi.WriteError, opts.Metrics))
 		}
 	}
 	if opts.Console != nil {
 		mux.Handle("GET /{$}", opts.Console)
 		mux.Handle("/console/", opts.Console)
-		mux.Handle("/console/api/", auth.Wrap(policy.SurfaceConsole, httpapi.WriteErr, limitBody(opts.MaxBodyBytes, opts.Console)))
+		mux.Handle("/console/api/", auth.Wrap(policy.SurfaceConsole, httpapi.WriteError, limitBody(opts.MaxBodyBytes, opts.Console)))
 	}
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		httpapi.WriteError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
+		httpapi.WriteErrorBody(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, 0)
 	}))
 	// A request refused at the cap is answered in its surface's shape.
 	overloaded := func(w http.ResponseWriter, r *http.Request) {
@@ -142,7 +142,7 @@ func handler(opts Options, st *state) http.Handler {
 			proxy.WriteError(w, r, fmt.Errorf("%w: too many concurrent requests; retry shortly", proxy.ErrOverloaded))
 			return
 		}
-		httpapi.WriteError(w, http.StatusServiceUnavailable, "overloaded", "too many concurrent requests; retry shortly", time.Second)
+		httpapi.WriteErrorBody(w, http.StatusServiceUnavailable, "overloaded", "too many concurrent requests; retry shortly", time.Second)
 	}
 	limited := limitConcurrency(opts.MaxConcurrent, overloaded, mux)
 	probes.Handle("/", limited)
@@ -278,16 +278,16 @@ func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !ok[strings.ToLower(origin)] && !loopbackOrigin(origin) {
-			httpapi.WriteError(w, http.StatusForbidden, "forbidden_origin", "origin "+origin+" is not allowed (add it to server.allowed_origins)", 0)
+			httpapi.WriteErrorBody(w, http.StatusForbidden, "forbidden_origin", "origin "+origin+" is not allowed (add it to server.allowed_origins)", 0)
 			return
 		}
 		if crossSiteNoOrigin(r) && workSurface(r.URL.Path) {
-			httpapi.WriteError(w, http.StatusForbidden, "forbidden_origin", "a web page of another site may not use "+r.URL.Path+
+			httpapi.WriteErrorBody(w, http.StatusForbidden, "forbidden_origin", "a web page of another site may not use "+r.URL.Path+
 				" (the browser sent Sec-Fetch-Site: "+r.Header.Get("Sec-Fetch-Site")+" and no Origin); to call webgate from a page, serve the page from an origin listed in server.allowed_origins and send the request in CORS mode", 0)
 			return
 		}
 		if la, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr); la != nil && isLoopbackAddr(la) && !isLoopbackHost(r.Host) && !hosts[strings.ToLower(r.Host)] {
-			httpapi.WriteError(w, http.StatusForbidden, "forbidden_origin", "host "+r.Host+" is not allowed on a loopback listener", 0)
+			httpapi.WriteErrorBody(w, http.StatusForbidden, "forbidden_origin", "host "+r.Host+" is not allowed on a loopback listener", 0)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -326,7 +326,7 @@ func isLoopbackAddr(a net.Addr) bool {
 func limitBody(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			httpapi.WriteError(w, http.StatusRequestEntityTooLarge, "request_too_large", fmt.Sprintf("request body of %d bytes is over the %d-byte limit", r.ContentLength, n), 0)
+			httpapi.WriteErrorBody(w, http.StatusRequestEntityTooLarge, "request_too_large", fmt.Sprintf("request body of %d bytes is over the %d-byte limit", r.ContentLength, n), 0)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, n)
