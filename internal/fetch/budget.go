@@ -30,7 +30,7 @@ import (
 //
 // The constants are peak heap per unit, fitted to the single-page peaks
 // of BenchmarkExtractMemory's pages (600,000 short paragraphs, a long
-// article) with the content guard's stripping hook on; see
+// article) with hidden-content stripping on (Request.StripHidden); see
 // docs/benchmarks.md#extraction-memory. Peak heap counts the garbage a
 // collection has not yet reclaimed, so they hold under Go's default
 // collector pacing, without GOMEMLIMIT.
