@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"codeberg.org/readeck/go-readability/v2"
 	"github.com/markusmobius/go-trafilatura"
@@ -236,7 +237,7 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.Extractio
 	root := newDiv()
 	adopt(root, res.ContentNode)
 	fixAtoms(root)
-	dropFlatRepeat(root)
+	dropFlatRepeat(root, headText(doc))
 	if res.CommentsNode != nil {
 		adopt(root, res.CommentsNode)
 		fixAtoms(root)
@@ -258,35 +259,85 @@ func fixAtoms(n *html.Node) {
 	}
 }
 
-// dropFlatRepeat removes a last <p> that repeats, flattened, the text of
-// everything before it. go-trafilatura's last-resort extraction of short
-// pages (under 100 characters of paragraphs) appends the whole body's
-// text as one paragraph after the paragraphs it already collected, so
-// short pages came out twice, the second time with the paragraphs run
-// together.
-func dropFlatRepeat(root *html.Node) {
+// dropFlatRepeat undoes go-trafilatura's last resort on short pages
+// (under 100 characters of paragraphs): it appends the whole document's
+// text, <title> included, as one last <p>, after the paragraphs it had
+// already collected. Such a last paragraph is removed when it repeats,
+// flattened, the text before it (with or without the head's text in
+// front). When it starts with the head's text and holds more than the
+// paragraphs before it (text outside paragraphs), it is the page's
+// whole text: it alone stays, without the head's text, so the page's
+// title is not passed off as its first words.
+func dropFlatRepeat(root *html.Node, head string) {
 	last := root.LastChild
 	for last != nil && last.Type == html.TextNode && strings.TrimSpace(last.Data) == "" {
 		last = last.PrevSibling
 	}
-	if !isElem(last, atom.P) || last.PrevSibling == nil {
+	if !isElem(last, atom.P) {
 		return
 	}
 	var before strings.Builder
 	for c := root.FirstChild; c != last; c = c.NextSibling {
 		before.WriteString(textOf(c))
 	}
-	squeeze := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsSpace(r) {
-				return -1
-			}
-			return r
-		}, s)
+	flat, h, b := textOf(last), squeeze(head), squeeze(before.String())
+	sf := squeeze(flat)
+	whole := h != "" && strings.HasPrefix(sf, h)
+	rest := sf
+	if whole {
+		rest = sf[len(h):]
 	}
-	if b := squeeze(before.String()); b != "" && b == squeeze(textOf(last)) {
+	switch {
+	case b != "" && (sf == b || rest == b):
 		removeNode(last)
+	case whole && len(rest) > len(b) && strings.HasPrefix(rest, b):
+		for c := root.FirstChild; c != last; {
+			next := c.NextSibling
+			root.RemoveChild(c)
+			c = next
+		}
+		for c := last.FirstChild; c != nil; {
+			next := c.NextSibling
+			last.RemoveChild(c)
+			c = next
+		}
+		last.AppendChild(&html.Node{Type: html.TextNode, Data: strings.TrimSpace(cutSqueezedPrefix(flat, len(h)))})
 	}
+}
+
+// squeeze drops every space from s, so texts that differ only in how
+// their blocks were joined compare equal.
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// cutSqueezedPrefix returns s after its first n bytes of non-space text.
+func cutSqueezedPrefix(s string, n int) string {
+	for i := 0; i < len(s); {
+		if n <= 0 {
+			return s[i:]
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			n -= w
+		}
+		i += w
+	}
+	return ""
+}
+
+// headText is the text of the document's <head> (its <title>, after
+// prepareDoc dropped scripts and styles).
+func headText(doc *html.Node) string {
+	if h := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Head) }); h != nil {
+		return textOf(h)
+	}
+	return ""
 }
 
 // candReadability runs readeck's go-readability (a port of Mozilla

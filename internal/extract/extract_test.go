@@ -366,16 +366,37 @@ func TestPruneByConsensus(t *testing.T) {
 }
 
 // TestShortPageOnce checks that a short page comes out once, paragraph by
-// paragraph (go-trafilatura's fallback for short pages repeats the whole
-// text as one run-together paragraph).
+// paragraph, and without its <title> as its first words: go-trafilatura's
+// fallback for short pages appends the whole document's text, the title
+// included, as one run-together paragraph.
 func TestShortPageOnce(t *testing.T) {
-	page := []byte(`<html><body><p>hello world, this is a short sentence about nothing.</p><p>second para here.</p></body></html>`)
-	doc, err := Extract(context.Background(), page, Options{Format: Text})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct{ name, page, want string }{
+		{
+			name: "untitled",
+			page: `<html><body><p>hello world, this is a short sentence about nothing.</p><p>second para here.</p></body></html>`,
+			want: "hello world, this is a short sentence about nothing.\n\nsecond para here.",
+		},
+		{
+			name: "titled",
+			page: `<html><head><title>A short page</title></head><body><p>hello world, this is a short sentence.</p><p>second para.</p></body></html>`,
+			want: "hello world, this is a short sentence.\n\nsecond para.",
+		},
+		{
+			name: "titled, text outside paragraphs",
+			page: `<html><head><title>Link test</title></head><body><a href="#"><p>abc</p><p>def</p>ghi</a></body></html>`,
+			want: "abc\n\ndef\n\nghi",
+		},
 	}
-	if want := "hello world, this is a short sentence about nothing.\n\nsecond para here."; strings.TrimSpace(doc.Content) != want {
-		t.Errorf("got %q, want %q", doc.Content, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Extract(context.Background(), []byte(tt.page), Options{Format: Text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(doc.Content) != tt.want {
+				t.Errorf("got %q, want %q", doc.Content, tt.want)
+			}
+		})
 	}
 }
 
