@@ -88,6 +88,15 @@ func looksBoiler(n *html.Node) bool {
 			if keepWords[w] || keepWords[strings.TrimSuffix(w, "s")] {
 				return false
 			}
+			if w == "widget" && ws[0] == "elementor" {
+				// Elementor, the page builder of a large share of
+				// WordPress sites, calls every element of a page a
+				// widget: "elementor-widget-text-editor" and its inner
+				// "elementor-widget-container" hold the text itself.
+				// The widget's kind still counts
+				// ("elementor-widget-nav-menu").
+				continue
+			}
 			boiler = boiler || boilerWords[w]
 		}
 	}

@@ -58,6 +58,10 @@ func TestFurnitureNames(t *testing.T) {
 		{"search-page-wrapper", false},
 		{"row row-offcanvas row-offcanvas-left", false},
 		{"content sidebar-left", false},
+		{"elementor-widget-container", false}, // Elementor wraps every element so
+		{"elementor-element elementor-widget elementor-widget-text-editor", false},
+		{"elementor-widget elementor-widget-nav-menu", true},
+		{"widget widget_recent_entries", true},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
 			n := &html.Node{Type: html.ElementNode, Data: "div", Attr: []html.Attribute{{Key: "class", Val: tc.class}}}
