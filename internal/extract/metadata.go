@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	nurl "net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,7 +16,10 @@ import (
 type pageMeta struct {
 	Metadata
 	schemaTypes []string // JSON-LD @type values, lower-cased
-	ogType      string
+	// productOffer: a JSON-LD Product (or ProductGroup) node carries
+	// offers, something for sale, nested where schemaTypes does not look.
+	productOffer bool
+	ogType       string
 	// microArticles counts elements whose microdata itemtype is an
 	// article type: one marks the page's story, several a list of them.
 	microArticles int
@@ -91,6 +95,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 		ld.parse(s)
 	}
 	pm.schemaTypes = ld.types
+	pm.productOffer = ld.productOffer
 	pm.ogType = strings.ToLower(metas["og:type"])
 
 	m := &pm.Metadata
@@ -124,6 +129,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 // over site-wide nodes (Organization, WebSite, BreadcrumbList).
 type ldInfo struct {
 	types                                    []string
+	productOffer                             bool
 	headline, author, description            string
 	published, modified, publisher, language string
 }
@@ -151,6 +157,9 @@ func (l *ldInfo) visit(v any, depth int) {
 		}
 		types := ldTypes(x["@type"])
 		l.types = append(l.types, types...)
+		if x["offers"] != nil && (slices.Contains(types, "product") || slices.Contains(types, "productgroup")) {
+			l.productOffer = true
+		}
 		main := false
 		for _, t := range types {
 			switch t {

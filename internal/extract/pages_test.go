@@ -124,6 +124,14 @@ func TestClassifyProduct(t *testing.T) {
 		{"one microdata product", ``, `<div itemscope itemtype="https://schema.org/Product"><h1>Tee</h1><div itemscope itemtype="https://schema.org/Product">accessory</div></div>`, kindProduct},
 		{"microdata product cards", ``, `<div itemscope itemtype="http://schema.org/Product">A</div><div itemscope itemtype="http://schema.org/Product">B</div>`, kindOther},
 		{"review article about a product", `<script type="application/ld+json">[{"@type":"Review"},{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, ``, kindArticle},
+		// SEO plugins print og:type "article" on every page of a blog
+		// or shop theme, product pages included; a JSON-LD Product with
+		// offers is the more specific claim, an Article type in the
+		// JSON-LD the stronger.
+		{"shop page with the theme's og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Ring","offers":[{"@type":"Offer"}]}</script>`, ``, kindProduct},
+		{"blog post with og:type article and a product box", `<meta property="og:type" content="article"><script type="application/ld+json">[{"@type":"BlogPosting"},{"@type":"Product"}]</script>`, ``, kindArticle},
+		{"og:type article with one microdata product", `<meta property="og:type" content="article">`, `<div itemscope itemtype="https://schema.org/Product">Kettle</div>`, kindArticle},
+		{"service page with a rated product and og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9"}}</script>`, ``, kindArticle},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))

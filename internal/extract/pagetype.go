@@ -49,13 +49,19 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	if has("product") && has("offer") || pm.ogType == "product" || pm.ogType == "og:product" {
 		return kindProduct
 	}
-	if pm.ogType == "article" {
-		return kindArticle
-	}
 	for _, t := range pm.schemaTypes {
 		if articleTypes[t] {
 			return kindArticle
 		}
+	}
+	// SEO plugins print og:type "article" on every page of a theme, the
+	// shop's product pages included; a JSON-LD Product with offers
+	// (without an article type, above) is the publisher's more specific
+	// claim. A Product without offers is not: service businesses declare
+	// one to get rating stars in search results, and a microdata product
+	// box is not either: blog posts embed them.
+	if pm.ogType == "article" && !pm.productOffer {
+		return kindArticle
 	}
 	if declaresOneProduct(doc, pm) {
 		return kindProduct
