@@ -5,9 +5,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/webgate/webgate/internal/cache"
 	"github.com/webgate/webgate/internal/search"
@@ -33,21 +31,12 @@ const (
 	answerTTL       = 10 * time.Minute
 )
 
-// answers caches composed answers by everything that determines them.
+// answers caches composed answers by a hash of everything that
+// determines them.
 type answers struct {
 	seed maphash.Seed
 	c    *cache.Local[*cachedAnswer]
-	// recent finds the answer to a repeated search without hashing its
-	// results: the search engine hands every hit on one cached search the
-	// same results slice, so a table indexed by that slice's address
-	// leads straight to the answer composed from it. The full comparison
-	// (matches) still decides, so a slot can only lead to the answer the
-	// keyed cache would give, and a slot that misses costs one load.
-	recent [recentSlots]atomic.Pointer[cachedAnswer]
 }
-
-// recentSlots is the size of answers.recent.
-const recentSlots = 64
 
 // cachedAnswer is a composed answer with the inputs it was composed from,
 // compared in full on lookup so that a hash collision can never serve
@@ -58,14 +47,7 @@ type cachedAnswer struct {
 	results          []search.Result
 	passages         map[int][]string
 	ans              *composed
-	key              string
 	expires          time.Time
-}
-
-// recentSlot returns the slot of answers.recent for results.
-func (a *answers) recentSlot(results []search.Result) *atomic.Pointer[cachedAnswer] {
-	p := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(results))))
-	return &a.recent[(p*0x9E3779B97F4A7C15)>>32%recentSlots]
 }
 
 func newAnswers() *answers {
@@ -116,17 +98,11 @@ func (a *answers) get(ctx context.Context, call *searchCall, o *outcome, now tim
 	if !cacheable(o) || !o.cached {
 		return nil, ""
 	}
-	slot := a.recentSlot(o.results)
-	if e := slot.Load(); e != nil && unsafe.SliceData(e.results) == unsafe.SliceData(o.results) &&
-		now.Before(e.expires) && e.matches(call, o) {
-		return e.ans, e.key
-	}
 	key := a.key(call, o)
 	e, ok := a.c.Get(ctx, key)
 	if !ok || !now.Before(e.expires) || !e.matches(call, o) {
 		return nil, key
 	}
-	slot.Store(e)
 	return e.ans, key
 }
 
@@ -137,10 +113,9 @@ func (a *answers) put(ctx context.Context, key string, call *searchCall, o *outc
 	}
 	e := &cachedAnswer{
 		query: call.Query, allowed: call.Tool.AllowedDomains, blocked: call.Tool.BlockedDomains,
-		results: o.results, passages: o.passages, ans: ans, key: key, expires: now.Add(answerTTL),
+		results: o.results, passages: o.passages, ans: ans, expires: now.Add(answerTTL),
 	}
 	a.c.Set(ctx, key, e, answerTTL)
-	a.recentSlot(o.results).Store(e)
 }
 
 func (e *cachedAnswer) matches(call *searchCall, o *outcome) bool {

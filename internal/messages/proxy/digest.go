@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/messages/seal"
@@ -40,15 +39,13 @@ type outcome struct {
 // composed is a whole answer: the result block (its ToolUseID left for
 // the response to fill in) and the text block cut into segments. Every string in it (text, sealed tokens) is a substring
 // of one of two per-answer strings, so composing costs a few allocations
-// however many results and citations there are.
+// however many results and citations there are. It owns all its memory,
+// so it may be kept and reused (see answers).
 type composed struct {
 	result wire.WebSearchToolResultBlock
 	text   string
 	segs   []segment
 	cites  []wire.Citation
-	// tokens, when not nil, is the pooled buffer the sealed tokens are
-	// views of (see compose); release returns it.
-	tokens *[]byte
 
 	// For an answer that is kept and reused: its blocks 1 and 2 as
 	// stream events, recorded once (see events).
@@ -93,15 +90,6 @@ func (c *composed) events() ([]byte, int) {
 		c.idAt = bytes.Index(c.recorded, []byte(placeholderToolID))
 	})
 	return c.recorded, c.idAt
-}
-
-// release returns the memory of an answer composed without keep. The
-// answer must not be used afterwards.
-func (c *composed) release() {
-	if c.tokens != nil {
-		scratchPool.Put(c.tokens)
-		c.tokens = nil
-	}
 }
 
 // textBlock is the text block as a non-streaming response carries it.
@@ -163,12 +151,8 @@ func (t *textBuilder) startCited(result int, cited string) {
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // compose builds the answer for call from o: the sealed results and the
-// digest with sealed citations. With keep, the answer owns its memory and
-// may be kept; without, its tokens are views of a pooled buffer, which
-// saves copying and allocating them (about 5 KB an answer), and the caller
-// must release the answer once it has been written and never retain any
-// of its strings.
-func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, error) {
+// digest with sealed citations.
+func (c *composer) compose(call *searchCall, o *outcome) (*composed, error) {
 	out := &composed{}
 	if o.err != nil {
 		out.result.Error = &wire.WebSearchToolResultError{ErrorCode: websearch.Code(o.err)}
@@ -205,14 +189,10 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 		t.segs[i].end = t.segs[i+1].start
 	}
 
-	// Seal every result and citation into one buffer, then make it one
-	// string and hand out substrings.
+	// Seal every result and citation into one buffer, then copy it into
+	// one string and hand out substrings.
 	tp := scratchPool.Get().(*[]byte)
-	defer func() {
-		if out.tokens == nil { // kept, or failed: the buffer is free
-			scratchPool.Put(tp)
-		}
-	}()
+	defer scratchPool.Put(tp)
 	toks := (*tp)[:0]
 	ends := make([]int, 0, n+len(t.refs))
 	var err error
@@ -230,13 +210,7 @@ func (c *composer) compose(call *searchCall, o *outcome, keep bool) (*composed, 
 		ends = append(ends, len(toks))
 	}
 	*tp = toks
-	var all string
-	if keep {
-		all = string(toks)
-	} else {
-		all = unsafe.String(unsafe.SliceData(toks), len(toks))
-		out.tokens = tp
-	}
+	all := string(toks)
 	token := func(k int) string {
 		start := 0
 		if k > 0 {

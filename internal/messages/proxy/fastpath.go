@@ -188,18 +188,12 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	if ans == nil {
 		// An answer is kept for reuse when its results came from the
 		// search cache, that is when this search is a repeat: answers to
-		// one-off searches would only churn the answer cache. Those are
-		// composed into pooled memory released once they are written.
-		keep := key != ""
+		// one-off searches would only churn the answer cache.
 		// Whole seconds: the sealed retrieval time needs no more, and
 		// nanoseconds would lengthen every result's token.
 		comp := &composer{sealer: h.sealer, now: time.Now().UTC().Truncate(time.Second), maxQueryLen: h.ws.MaxQueryLength, untrusted: h.untrusted}
-		if ans, err = comp.compose(c, o, keep); err == nil {
-			if keep {
-				h.answers.put(ctx, key, c, o, ans, start)
-			} else {
-				defer ans.release()
-			}
+		if ans, err = comp.compose(c, o); err == nil && key != "" {
+			h.answers.put(ctx, key, c, o, ans, start)
 		}
 	}
 	if err != nil {

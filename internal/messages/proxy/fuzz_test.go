@@ -37,7 +37,7 @@ func FuzzDetect(f *testing.F) {
 		h := newHandler(t, Options{Searcher: results(goResults...), Upstream: noEnrich()})
 		o := h.execute(t.Context(), c)
 		comp := &composer{sealer: h.sealer, maxQueryLen: h.ws.MaxQueryLength}
-		if _, err := comp.compose(c, o, true); err != nil {
+		if _, err := comp.compose(c, o); err != nil {
 			t.Fatal(err)
 		}
 	})

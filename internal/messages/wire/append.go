@@ -1,10 +1,8 @@
 package wire
 
 import (
-	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Hand-written encoders for the stream events the search fast path sends.
@@ -40,50 +38,10 @@ func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 	return appendStringEsc(dst, s, escapeHTML)
 }
 
-// SWAR constants: byte-wise tests on eight bytes at once.
-const (
-	lsbs = 0x0101010101010101
-	msbs = 0x8080808080808080
-)
-
-// special has the high bit set in each byte of x that JSON may need to
-// escape or that starts a multi-byte sequence: below 0x20, above 0x7F, '"'
-// or '\\' (a byte equal to c makes x^c zero there, and (z-1)&^z flags zero
-// bytes). Byte-exact attribution is not needed, only "any".
-func special(x uint64) uint64 {
-	q, bs := x^(lsbs*'"'), x^(lsbs*'\\')
-	return ((x-lsbs*0x20)&^x | x | (q-lsbs)&^q | (bs-lsbs)&^bs) & msbs
-}
-
-// html flags '<', '>' and '&', which encoding/json escapes by default.
-func html(x uint64) uint64 {
-	lt, gt, amp := x^(lsbs*'<'), x^(lsbs*'>'), x^(lsbs*'&')
-	return ((lt-lsbs)&^lt | (gt-lsbs)&^gt | (amp-lsbs)&^amp) & msbs
-}
-
 func appendStringEsc(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
-	// A read-only byte view of s for eight-byte loads: most of what the
-	// fast path encodes (sealed tokens, snippets, URLs) is long runs of
-	// bytes that need no escaping, skipped a word at a time.
-	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	start := 0
 	for i := 0; i < len(s); {
-		for i+16 <= len(w) {
-			x, y := binary.LittleEndian.Uint64(w[i:]), binary.LittleEndian.Uint64(w[i+8:])
-			if special(x)|special(y) != 0 || escapeHTML && html(x)|html(y) != 0 {
-				break
-			}
-			i += 16
-		}
-		if i+8 <= len(w) {
-			if x := binary.LittleEndian.Uint64(w[i:]); special(x) == 0 && (!escapeHTML || html(x) == 0) {
-				i += 8
-			}
-		}
-		if i == len(s) {
-			break
-		}
 		if b := s[i]; b < utf8.RuneSelf {
 			if safeASCII[b] || !escapeHTML && (b == '<' || b == '>' || b == '&') {
 				i++

@@ -109,8 +109,8 @@ func FuzzAppendString(f *testing.F) {
 }
 
 // TestAppendStringEveryPosition puts each byte class the encoder treats
-// specially at every offset of a run long enough for the eight-byte skip,
-// so a mistake in the word test cannot hide behind short fuzz inputs.
+// specially at every offset of a run, at the start, the end and between
+// plain bytes.
 func TestAppendStringEveryPosition(t *testing.T) {
 	specials := []string{"\x00", "\x1f", " ", "\x7f", "\"", "\\", "<", ">", "&", "\x80", "\xff", "é", "\u2028", "\u2029", "\xe2\x80", "A"}
 	base := "abcdefghijklmnopqrstuvwx"
