@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,7 +54,8 @@ type composed struct {
 }
 
 // placeholderToolID stands in for the tool use id in recorded events; it
-// has the length of a real one (see newIDs), which Replay patches over it.
+// has the length of a real one (see newIDs), which answerStream.replay
+// patches over it.
 var placeholderToolID = "srvtoolu_" + strings.Repeat("0", 24)
 
 // writeBlocks writes the answer's blocks 1 (the search result) and 2 (the
@@ -80,11 +80,11 @@ func (c *composed) writeBlocks(ew *wire.EventWriter, toolID string) {
 // then copied into each response instead of encoded again.
 func (c *composed) events() ([]byte, int) {
 	c.once.Do(func() {
-		rec := wire.NewEventWriter(io.Discard, nil)
-		rec.Hold()
+		var buf bytes.Buffer
+		rec := wire.NewEventWriter(&buf, nil)
 		c.writeBlocks(rec, placeholderToolID)
-		c.recorded = rec.TakeHeld()
 		rec.Close()
+		c.recorded = buf.Bytes()
 		// The id precedes the results in block 1's first event, so its
 		// first occurrence is the id whatever the results contain.
 		c.idAt = bytes.Index(c.recorded, []byte(placeholderToolID))

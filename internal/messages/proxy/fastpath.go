@@ -148,7 +148,10 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	// would canonicalize it into a new string on every response.
 	w.Header()["Request-Id"] = []string{reqID}
 
-	var ew *wire.EventWriter
+	var (
+		ew     *wire.EventWriter
+		stream *answerStream
+	)
 	if c.Stream {
 		hdr := w.Header()
 		// Shared, never-modified value slices: Set would allocate one per
@@ -160,23 +163,24 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// The status goes out with the first write: then, when the whole
 		// answer is ready before anything was sent, it can carry a
 		// Content-Length (see the end of this function).
-		ew = wire.NewEventWriter(w, wire.HTTPFlusher(w))
-		defer ew.Close()
 		// The tool call is known before the search starts. It stays held
 		// while the search runs and run sends it after firstFlushDelay, so
 		// the client shows "Searching: <query>" within a few milliseconds;
 		// a search that is faster (a cache hit) goes out with the whole
 		// answer in one write instead of paying a syscall and a TCP
-		// segment for the first events alone.
-		ew.Hold()
+		// segment for the first events alone. The EventWriter only
+		// encodes; the stream decides when events leave.
+		stream = newAnswerStream(w, wire.HTTPFlusher(w))
+		ew = wire.NewEventWriter(stream, nil)
+		defer ew.Close()
 		ew.MessageStart(msg)
 		ew.BlockStart(0, wire.ServerToolUseBlock{ID: toolID, Name: c.Tool.Name, Input: []byte(`{}`)})
 		ew.InputJSONDelta(0, input)
 		ew.BlockStop(0)
 	}
 
-	o := h.run(ctx, c, ew, start)
-	if ctx.Err() != nil || (ew != nil && ew.Err() != nil) {
+	o := h.run(ctx, c, ew, stream, start)
+	if ctx.Err() != nil || (ew != nil && (ew.Err() != nil || stream.err != nil)) {
 		// The client left; the search was cancelled with it and nobody is
 		// listening for the answer.
 		h.log.DebugContext(ctx, "client went away during search", "err", context.Cause(ctx))
@@ -201,9 +205,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 		// sensible can be sent, so fail loudly.
 		h.log.ErrorContext(ctx, "compose web search answer", "err", err)
 		if ew != nil {
-			// Release sends the error with anything still held.
+			// release sends the error with anything still held.
 			ew.Error("api_error", "internal error")
-			ew.Release()
+			stream.release()
 		} else {
 			writeError(w, err)
 		}
@@ -240,27 +244,27 @@ func (h *Handler) serveSearch(w http.ResponseWriter, r *http.Request, c *searchC
 	}
 	// Everything from here is ready at once; it is written in one go and
 	// leaves when the handler chain returns (see batchconn below).
-	ew.Hold()
+	stream.hold()
 	if kept {
 		rec, at := ans.events()
-		ew.Replay(rec, at, toolID)
+		stream.replay(rec, at, toolID)
 	} else {
 		ans.writeBlocks(ew, toolID)
 	}
 	ew.MessageDelta("end_turn", final)
 	ew.MessageStop()
-	if !ew.Written() {
+	if !stream.wrote {
 		// Nothing was sent while searching (a fast search): the whole
 		// stream is one body of known length, which then leaves with the
 		// headers in one write; chunked encoding would need another for
 		// the terminating chunk. A client reads the same events.
-		w.Header().Set("Content-Length", strconv.Itoa(ew.Pending()))
+		w.Header().Set("Content-Length", strconv.Itoa(stream.pending()))
 	}
 	// The rest of the answer, and the headers if nothing went out yet,
 	// leave in one write once the handler chain returns, instead of
 	// net/http's two (see batchconn).
 	batchconn.Gather(ctx)
-	if err := ew.WriteHeld(); err != nil {
+	if err := stream.writeHeld(); err != nil {
 		h.log.DebugContext(ctx, "client went away", "err", err)
 	}
 }
@@ -295,7 +299,7 @@ const firstFlushDelay = 5 * time.Millisecond
 // cancellation that only a search slower than firstFlushDelay can see.
 // The timer looks for the client leaving instead, every clientPoll.
 // start is when the request began, which the deadline counts from.
-func (h *Handler) run(ctx context.Context, c *searchCall, ew *wire.EventWriter, start time.Time) *outcome {
+func (h *Handler) run(ctx context.Context, c *searchCall, ew *wire.EventWriter, stream *answerStream, start time.Time) *outcome {
 	if ew == nil {
 		ctx, cancel := context.WithTimeout(ctx, maxSearchTime)
 		defer cancel()
@@ -306,7 +310,7 @@ func (h *Handler) run(ctx context.Context, c *searchCall, ew *wire.EventWriter, 
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
 	defer cancel(nil)
-	p := &pinger{ew: ew, parent: parent, cancel: cancel, every: h.ws.PingInterval, deadline: start.Add(maxSearchTime)}
+	p := &pinger{ew: ew, stream: stream, parent: parent, cancel: cancel, every: h.ws.PingInterval, deadline: start.Add(maxSearchTime)}
 	p.mu.Lock()
 	p.t = time.AfterFunc(min(firstFlushDelay, h.ws.PingInterval), p.fire)
 	p.mu.Unlock()
@@ -328,6 +332,7 @@ type pinger struct {
 	mu       sync.Mutex
 	t        *time.Timer
 	ew       *wire.EventWriter
+	stream   *answerStream
 	parent   context.Context // the request's
 	cancel   context.CancelCauseFunc
 	every    time.Duration
@@ -358,7 +363,7 @@ func (p *pinger) fire() {
 	var err error
 	switch {
 	case p.nextPing.IsZero():
-		err = p.ew.Release()
+		err = p.stream.release()
 		p.nextPing = now.Add(p.every)
 	case !now.Before(p.nextPing):
 		err = p.ew.Ping()

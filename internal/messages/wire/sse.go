@@ -87,12 +87,10 @@ type EventWriter struct {
 	buf    bytes.Buffer
 	enc    *json.Encoder
 	err    error
-	wrote  bool
 }
 
-// outPool recycles EventWriter buffers across requests: a fast-path answer
-// is ~10 KB and growing a fresh buffer to that size for every request was a
-// large share of the handler's allocation (and so GC) cost.
+// outPool recycles EventWriter buffers across requests, so a writer does
+// not grow a fresh buffer to the size of its events for every response.
 var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // maxPooled keeps unusually large buffers out of the pool.
@@ -148,50 +146,6 @@ func (e *EventWriter) Release() error {
 	}
 	return e.Flush()
 }
-
-// WriteHeld writes the held events to the underlying writer without
-// flushing it, and keeps holding. For the end of a response: the server
-// flushes once the handler returns (in webgate, batchconn's one write),
-// so an explicit flush here would only be wasted work.
-func (e *EventWriter) WriteHeld() error {
-	e.writeOut()
-	return e.err
-}
-
-// TakeHeld returns a copy of the events held and not yet written, and
-// discards them. With Hold, an EventWriter on io.Discard records a run of
-// events once for Replay into many responses.
-func (e *EventWriter) TakeHeld() []byte {
-	b := append([]byte(nil), e.out...)
-	e.out = e.out[:0]
-	return b
-}
-
-// Replay writes events recorded with TakeHeld, with patch copied over the
-// bytes at offset at of p: a recorded run of events may embed one value
-// that changes per response (an id) as a placeholder of the same length.
-// p itself is not modified.
-func (e *EventWriter) Replay(p []byte, at int, patch string) error {
-	if e.err != nil {
-		return e.err
-	}
-	if at < 0 || at+len(patch) > len(p) {
-		e.err = errors.New("anthropic: Replay patch outside the recorded events")
-		return e.err
-	}
-	e.grab()
-	n := len(e.out)
-	e.out = append(e.out, p...)
-	copy(e.out[n+at:], patch)
-	return e.emit("replay", e.out)
-}
-
-// Pending returns the size of the events held and not yet written.
-func (e *EventWriter) Pending() int { return len(e.out) }
-
-// Written reports whether any event has been written to the underlying
-// writer.
-func (e *EventWriter) Written() bool { return e.wrote }
 
 // Flush flushes the underlying writer now.
 func (e *EventWriter) Flush() error {
@@ -273,7 +227,6 @@ func (e *EventWriter) writeOut() {
 		return
 	}
 	_, err := e.w.Write(e.out)
-	e.wrote = true
 	e.out = e.out[:0]
 	if err != nil {
 		e.err = fmt.Errorf("write events: %w", err)
