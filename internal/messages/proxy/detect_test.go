@@ -67,10 +67,12 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-// TestDetectRecorded checks the real Claude Code 2.1.330 requests, and
-// that the system prompt plays no part: replacing it with older or
-// unrelated wording must not change the verdict.
+// TestDetectRecorded checks that the real Claude Code 2.1.330 requests
+// are routed to the fast path (detectBody, the proxy's own decoding and
+// detection), and that the system prompt plays no part: replacing it with
+// older or unrelated wording must not change the verdict.
 func TestDetectRecorded(t *testing.T) {
+	h := newHandler(t, Options{Searcher: results(goResults...), Upstream: noEnrich()})
 	for _, name := range []string{"search-execution-request.json", "search-execution-request-allowed-domains.json"} {
 		rec := loadRecorded(t, name)
 		for _, system := range []any{nil, "You are an assistant for performing a web search tool use", "Anything at all"} {
@@ -78,11 +80,7 @@ func TestDetectRecorded(t *testing.T) {
 			if system != nil {
 				body = withBody(t, body, func(m map[string]any) { m["system"] = system })
 			}
-			req, err := wire.DecodeRequest(body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, ok := detect(req)
+			c, ok := h.detectBody(body)
 			if !ok || c.Query != "golang generics tutorial" || !c.Stream || c.Model != "claude-opus-5-5" {
 				t.Errorf("%s with system %v: detect = %+v, %v", name, system, c, ok)
 			}

@@ -21,6 +21,14 @@ import (
 // duplicate members, numbers that are not plain integers, null array
 // elements, very deep nesting); the caller then uses DecodeRequest, which
 // settles those cases. FuzzScanRequest checks the equivalence.
+//
+// ScanRequest is frozen (issue 23): it is a second decoder kept only
+// because the fast path needs it to stay within its latency budget
+// (replacing it with DecodeRequest raised the server's CPU per cached
+// search by about half under cmd/loadgen/bench.sh hit). Do not extend
+// or tune it. When Request gains a member, make ScanRequest refuse
+// bodies that carry it (ok false, so DecodeRequest decides) and add such
+// a body to scanRefused; or delete ScanRequest if the budget allows.
 func ScanRequest(body []byte) (r *Request, ok bool) {
 	s := scanner{b: body}
 	r = &Request{}
