@@ -114,8 +114,8 @@ func (d *discardWriter) Flush()                      {}
 // so the difference is what they cost; the defaults are what
 // `webgate serve` runs.
 func BenchmarkStack(b *testing.B) {
-	// The log handler (redacting secrets) and heap floor `webgate serve`
-	// runs with.
+	// The log handler (redacting secrets) and heap floor (none unless
+	// server.min_heap_bytes is set) `webgate serve` runs with.
 	// "hit-plainlog" writes the log unredacted, so the difference from
 	// "hit" is what the redaction costs.
 	plain := httplog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})

@@ -18,10 +18,10 @@ func ServeOptions(cfg *config.Config, svc *app.Service, log *slog.Logger) (opts 
 	return serverOptions(cfg, svc, svc.Getter, log)
 }
 
-// HeapFloor starts the garbage collector's heap floor that `webgate
-// serve` runs with (server.min_heap_bytes), unless it is off or the GOGC
-// environment variable, looked up with getenv, says the operator tunes
-// the collector themselves. Call the returned function on the way out.
+// HeapFloor starts the garbage collector's heap floor when the operator
+// asked for one (server.min_heap_bytes; off by default), unless the GOGC
+// environment variable, looked up with getenv, says they tune the
+// collector themselves. Call the returned function on the way out.
 func HeapFloor(cfg *config.Config, getenv func(string) (string, bool), log *slog.Logger) (stop func()) {
 	if cfg.Server.MinHeapBytes <= 0 {
 		return func() {}

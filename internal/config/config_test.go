@@ -77,11 +77,20 @@ providers:
 			},
 		},
 		{
-			name: "heap floor default",
+			name: "heap floor off by default",
 			yaml: "listen: 127.0.0.1:9999\n",
 			check: func(t *testing.T, c *Config) {
+				if c.Server.MinHeapBytes != 0 {
+					t.Errorf("server.min_heap_bytes default = %d, want 0 (off)", c.Server.MinHeapBytes)
+				}
+			},
+		},
+		{
+			name: "heap floor on",
+			yaml: "server: {min_heap_bytes: 67108864}\n",
+			check: func(t *testing.T, c *Config) {
 				if c.Server.MinHeapBytes != 64<<20 {
-					t.Errorf("server.min_heap_bytes default = %d, want 64 MiB", c.Server.MinHeapBytes)
+					t.Errorf("server.min_heap_bytes = %d, want 64 MiB", c.Server.MinHeapBytes)
 				}
 			},
 		},

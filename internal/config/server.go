@@ -37,16 +37,17 @@ type Server struct {
 	// requests to finish after SIGINT or SIGTERM before closing them. The
 	// default is 15s.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
-	// MinHeapBytes is the heap size below which the Go garbage collector
-	// does not run. Go collects whenever the heap has doubled since the
-	// last collection, from 4 MiB up; webgate's live heap is a few MiB, so
-	// under load that meant dozens of collections a second and about a
-	// tenth of the CPU. The default is 67108864 (64 MiB): memory use may
-	// grow to about that before the first collection, and above it Go's
-	// own pacing applies unchanged. -1 turns the floor off. It is ignored
-	// when the GOGC environment variable is set, and a memory limit
-	// (GOMEMLIMIT) still makes the collector run sooner when memory is
-	// short.
+	// MinHeapBytes, when set, is a heap size below which the Go garbage
+	// collector does not run (package perf/gcfloor). It is off by
+	// default (0; -1 also means off): Go's own pacing applies. Go
+	// collects whenever the heap has doubled since the last collection,
+	// from 4 MiB up, and webgate's live heap is a few MiB, so at thousands
+	// of searches a second it collects dozens of times a second; a floor
+	// such as 67108864 (64 MiB) trades that CPU for memory use of up to
+	// about the floor before the first collection. The floor works by
+	// re-setting GOGC after every collection. It is ignored when the GOGC
+	// environment variable is set, and a memory limit (GOMEMLIMIT) still
+	// makes the collector run sooner when memory is short.
 	MinHeapBytes int64 `yaml:"min_heap_bytes"`
 }
 
@@ -59,9 +60,6 @@ func (s *Server) applyDefaults() {
 	}
 	if s.ShutdownTimeout == 0 {
 		s.ShutdownTimeout = 15 * time.Second
-	}
-	if s.MinHeapBytes == 0 {
-		s.MinHeapBytes = 64 << 20
 	}
 }
 

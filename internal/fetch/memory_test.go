@@ -113,7 +113,8 @@ func (p *memProbe) end() (heap, rss float64) {
 
 // BenchmarkExtractMemory fetches 1, 2 and 4 pages of 10 MiB at once
 // through the fetcher with the content guard's stripping (as `webgate
-// serve` runs it, heap floor included) and reports the peak heap and the
+// serve` runs it with server.min_heap_bytes: 67108864, a heap floor that
+// can only raise the peak) and reports the peak heap and the
 // peak resident set of the process, in MiB, how many pages came back
 // whole and how many failed (timed out). The pages are a worst case (600,000 short paragraphs) and a
 // realistic long article. The goal: 4 at once within the 512 MiB limit of
