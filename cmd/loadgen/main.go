@@ -2,7 +2,7 @@
 // server and the load generator in separate processes.
 //
 //	go run ./cmd/loadgen serve [-listen 127.0.0.1:8788] [-config file] [-log-level info] [-static]
-//	    runs the HTTP stack `webgate serve` runs (cli.ServeOptions:
+//	    runs the HTTP stack `webgate serve` runs (app.Service.ServerOptions:
 //	    server.Serve with its middleware, authentication and metrics, the
 //	    JSON API, MCP and the Anthropic proxy, over the audit -> policy ->
 //	    guard chain and the real search engine with its cache) but with
@@ -58,7 +58,6 @@ import (
 	"time"
 
 	"github.com/webgate/webgate/internal/app"
-	"github.com/webgate/webgate/internal/cli"
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/httplog"
 	"github.com/webgate/webgate/internal/perf/batchconn"
@@ -119,7 +118,7 @@ var zeroResults = []search.Result{
 		Snippet: "In this tutorial, you will create a program that interacts with a deck of cards using generics."},
 }
 
-// stack builds what `webgate serve` serves (cli.ServeOptions: every
+// stack builds what `webgate serve` serves (Service.ServerOptions: every
 // surface, authentication, the metrics observer, and the audit -> policy
 // -> guard chain in front of the engine) with the provider chain replaced
 // by zeroProvider and enrichment off. Call release when done: it flushes
@@ -131,16 +130,15 @@ func stack(cfg *config.Config, log *slog.Logger) (opts server.Options, release f
 	if err != nil {
 		return server.Options{}, nil, err
 	}
-	opts, closeUp, err := cli.ServeOptions(cfg, svc, log)
+	// "dev" is what an unstamped webgate build reports.
+	opts, closeUp, err := svc.ServerOptions("dev")
 	if err != nil {
+		svc.Shutdown()
 		return server.Options{}, nil, err
 	}
 	return opts, func() {
 		closeUp()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = svc.Close(ctx)
-		_ = svc.Release()
+		svc.Shutdown()
 	}, nil
 }
 
@@ -197,7 +195,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer release()
-	defer cli.HeapFloor(cfg, os.LookupEnv, log)()
+	defer app.HeapFloor(cfg, os.LookupEnv, log)()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

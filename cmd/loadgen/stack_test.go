@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webgate/webgate/internal/cli"
+	"github.com/webgate/webgate/internal/app"
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/guard"
 	"github.com/webgate/webgate/internal/httplog"
@@ -120,7 +120,7 @@ func BenchmarkStack(b *testing.B) {
 	// "hit" is what the redaction costs.
 	plain := httplog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})
 	log := slog.New(guard.NewDetector(guard.Options{HighEntropy: true}).LogHandler(plain))
-	defer cli.HeapFloor(config.Default(), os.LookupEnv, log)()
+	defer app.HeapFloor(config.Default(), os.LookupEnv, log)()
 	body := recording(b)
 	noscan := func() *config.Config {
 		c := config.Default()

@@ -22,8 +22,8 @@ import (
 // inspects exactly what would leave the process. Each layer is a
 // search.Searcher / fetch.Getter wrapper owned by its package.
 func (s *Service) decorate() error {
-	var sr search.Searcher = s.Search
-	var g fetch.Getter = s.Fetch
+	var sr search.Searcher = s.engine
+	var g fetch.Getter = s.fetcher
 	var err error
 	if sr, g, err = s.guardLayer(sr, g); err != nil {
 		return err

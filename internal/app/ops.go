@@ -93,7 +93,7 @@ func (s *Service) renderOptions(fo *fetch.Options) {
 // and audit layers, which decorate picks up, and points the metrics at the
 // engine's breakers.
 func (s *Service) shareOps() {
-	s.Metrics.SetProviders(s.Search.Status)
+	s.Metrics.SetProviders(s.engine.Status)
 	if s.Redis == nil {
 		return
 	}
@@ -113,17 +113,23 @@ func (s *Service) shareOps() {
 // been flushed.
 func (s *Service) Release() error {
 	s.providerHTTP.CloseIdleConnections()
-	s.Fetch.Close()
+	s.fetcher.Close()
 	if s.Redis == nil {
 		return nil
 	}
 	return s.Redis.Close()
 }
 
+// ProviderStatus reports the circuit breaker of every provider in the
+// chain, in order.
+func (s *Service) ProviderStatus() []search.ProviderStatus {
+	return s.engine.Status()
+}
+
 // ProvidersAvailable reports how many providers can be asked now (breaker
 // closed, half-open, or open with its cooldown over) out of the chain.
 func (s *Service) ProvidersAvailable() (available, total int) {
-	for _, st := range s.Search.Status() {
+	for _, st := range s.engine.Status() {
 		total++
 		if st.State != search.BreakerOpen || !st.OpenUntil.After(time.Now()) {
 			available++

@@ -1,6 +1,12 @@
-// Package app wires configuration into the running parts of webgate:
-// the search engine with its providers, cache and limits, and the fetcher.
-// Every surface (CLI, MCP, HTTP API, Anthropic proxy) is built on a Service.
+// Package app is the only place that wires start-up: it turns a
+// configuration into the search engine with its providers, cache and
+// limits, the fetcher, the operational parts (metrics, Redis, audit), and
+// the surfaces built on them (the HTTP server's handlers, MCP, the web
+// console). Package cli parses flags and calls it; cmd/loadgen calls it to
+// benchmark exactly what `webgate serve` runs.
+//
+// A Service exports what surfaces call, Searcher and Getter (the engine
+// and the fetcher behind audit, policy and guard), not the raw engines.
 package app
 
 import (
@@ -22,18 +28,14 @@ import (
 	"github.com/webgate/webgate/internal/search/providers"
 )
 
-// Service holds the configured engines.
+// Service holds the configured engines behind the layers every surface
+// calls through.
 type Service struct {
 	Config *config.Config
 	Log    *slog.Logger
-	// Search is the search engine over the configured provider chain.
-	Search *search.Engine
-	// Providers is the chain, in order (also reachable through Search).
-	Providers []search.Provider
-	// Fetch is the safe page fetcher, built from cfg.Fetch.
-	Fetch *fetch.Fetcher
-	// Searcher and Getter are what surfaces call: Search and Fetch behind
-	// the audit, policy and guard layers (see decorate).
+	// Searcher and Getter are what surfaces call: the search engine and
+	// the page fetcher behind the audit, policy and guard layers (see
+	// decorate).
 	Searcher search.Searcher
 	Getter   fetch.Getter
 	// Metrics counts requests, provider calls and cache lookups; it also
@@ -52,6 +54,11 @@ type Service struct {
 	// configured file.
 	AuditSinks []audit.Sink
 
+	// engine is the search engine over the configured provider chain, and
+	// fetcher the safe page fetcher built from cfg.Fetch. Surfaces reach
+	// them only through Searcher and Getter.
+	engine       *search.Engine
+	fetcher      *fetch.Fetcher
 	providerHTTP *http.Client
 }
 
@@ -77,7 +84,7 @@ func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, h
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{Config: cfg, Log: log, Providers: chain, providerHTTP: hc}
+	s := &Service{Config: cfg, Log: log, providerHTTP: hc}
 	if err := s.startOps(); err != nil {
 		return nil, err
 	}
@@ -87,7 +94,7 @@ func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, h
 	if sc.CacheTTL > 0 && sc.CacheSize > 0 {
 		c = cache.NewLocal[*search.Response](sc.CacheSize)
 	}
-	s.Search, err = search.NewEngine(search.Options{
+	s.engine, err = search.NewEngine(search.Options{
 		Providers:       s.instrument(chain),
 		Mode:            search.Mode(sc.Mode),
 		FanOut:          sc.FanOut,
@@ -111,7 +118,7 @@ func newService(cfg *config.Config, log *slog.Logger, chain []search.Provider, h
 	fo.Logger = log
 	s.fetchOptions(&fo)
 	s.renderOptions(&fo)
-	if s.Fetch, err = fetch.New(fo); err != nil {
+	if s.fetcher, err = fetch.New(fo); err != nil {
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
 	s.shareOps()

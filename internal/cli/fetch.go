@@ -52,8 +52,7 @@ func (c *fetchCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
-	defer svc.Fetch.Close()
-	defer closeService(svc)
+	defer svc.Shutdown()
 
 	n := len(c.URLs)
 	outcomes := make([]chan fetchOutcome, n)

@@ -358,7 +358,7 @@ metrics: {public: true}
 		}
 		close(jobs)
 		wg.Wait()
-		st := r.Svc.Search.Status()[0]
+		st := r.Svc.ProviderStatus()[0]
 		report(t, "%s storm: %d searches by %d clients in %s: %d answered, %d failed; faulty provider asked %d times (breaker now %s), fallback answered %d; p50 %s p99 %s",
 			m, requests, workers, time.Since(start).Round(time.Millisecond), ok.Load(), failed.Load(), faultCalls.Load(), st.State,
 			searxCalls.Load()-before, quantile(lat, .5).Round(time.Millisecond), quantile(lat, .99).Round(time.Millisecond))

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/webgate/webgate/internal/app"
-	"github.com/webgate/webgate/internal/config"
-	"github.com/webgate/webgate/internal/fetch"
 	"github.com/webgate/webgate/internal/mcpserver"
 	"github.com/webgate/webgate/internal/policy"
 )
@@ -23,12 +20,12 @@ func (c *mcpCmd) Run(r *runtime) error {
 		return err
 	}
 	log := r.Logger()
-	svc, getter, err := buildService(cfg, log)
+	svc, err := app.New(cfg, log)
 	if err != nil {
 		return err
 	}
-	defer closeService(svc)
-	srv := mcpserver.New(mcpOptions(cfg, svc, getter, log))
+	defer svc.Shutdown()
+	srv := mcpserver.New(svc.MCPOptions(Version))
 	t := mcpserver.StdioTransport(r.IO.Stdin, r.IO.Stdout, log)
 	// Over stdio the client is the local process that started webgate:
 	// no key, and no policy.
@@ -37,28 +34,4 @@ func (c *mcpCmd) Run(r *runtime) error {
 		return nil // the client hung up or we were signalled: a normal end
 	}
 	return fmt.Errorf("mcp: %w", err)
-}
-
-// buildService returns the service and the page fetcher the surfaces use.
-func buildService(cfg *config.Config, log *slog.Logger) (*app.Service, fetch.Getter, error) {
-	svc, err := app.New(cfg, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	return svc, svc.Getter, nil
-}
-
-func mcpOptions(cfg *config.Config, svc *app.Service, getter fetch.Getter, log *slog.Logger) mcpserver.Options {
-	return mcpserver.Options{
-		Searcher:         svc.Searcher,
-		Fetcher:          getter,
-		MaxOutputChars:   cfg.MCP.MaxOutputChars,
-		FetchConcurrency: cfg.MCP.FetchConcurrency,
-		ContentTimeout:   cfg.MCP.ContentTimeout,
-		ContentResults:   cfg.MCP.ContentResults,
-		StructuredOutput: cfg.MCP.StructuredOutput,
-		Untrusted:        untrusted(cfg),
-		Version:          Version,
-		Logger:           log,
-	}
 }

@@ -60,11 +60,11 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	svc, getter, err := buildService(cfg, log)
+	svc, err := app.New(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, release, err := serverOptions(cfg, svc, getter, log)
+	opts, release, err := svc.ServerOptions(Version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func startReplica(t testing.TB, cfgYAML string, log *slog.Logger) *replica {
 			cancel()
 			serveErr = <-done
 			release()
-			closeService(svc) // as serve does: flush the audit log, then release
+			svc.Shutdown() // as serve does: flush the audit log, then release
 		})
 		return serveErr
 	}

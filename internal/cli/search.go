@@ -49,7 +49,7 @@ func (c *searchCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
-	defer closeService(svc)
+	defer svc.Shutdown()
 	resp, err := svc.Searcher.Search(r.Ctx, q)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package server
+package server_test
 
 import (
 	"bytes"
@@ -27,6 +27,7 @@ import (
 	"github.com/webgate/webgate/internal/messages/proxy"
 	"github.com/webgate/webgate/internal/policy"
 	"github.com/webgate/webgate/internal/ratelimit/countertest"
+	"github.com/webgate/webgate/internal/server"
 )
 
 // accessEnv is the whole server (JSON API, MCP, Messages proxy) over the
@@ -104,7 +105,7 @@ auth:
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.ts = httptest.NewServer(Handler(Options{
+	e.ts = httptest.NewServer(server.Handler(server.Options{
 		API:      httpapi.New(httpapi.Options{Searcher: e.svc.Searcher, Fetcher: e.svc.Getter}),
 		MCP:      mcpserver.HTTPHandler(mcpserver.New(mcpserver.Options{Searcher: e.svc.Searcher, Fetcher: e.svc.Getter}), 1<<20, nil),
 		Messages: msgs,
@@ -258,7 +259,7 @@ func TestAuthMCP(t *testing.T) {
 	connect := func(id string) *mcp.ClientSession {
 		t.Helper()
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-		hc := &http.Client{Transport: bearer{e.keys[id], http.DefaultTransport}}
+		hc := &http.Client{Transport: bearerTransport{e.keys[id], http.DefaultTransport}}
 		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: e.ts.URL + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatalf("connect as %s: %v", id, err)
@@ -410,11 +411,23 @@ func TestCheckExposure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = CheckExposure(a, tt.auth, tt.insecure)
-		if (err == nil) != tt.ok || err != nil && (!errors.Is(err, ErrExposed) || !strings.Contains(err.Error(), "webgate keys new")) {
+		err = server.CheckExposure(a, tt.auth, tt.insecure)
+		if (err == nil) != tt.ok || err != nil && (!errors.Is(err, server.ErrExposed) || !strings.Contains(err.Error(), "webgate keys new")) {
 			t.Errorf("CheckExposure(%s, auth %v, insecure %v) = %v", tt.addr, tt.auth, tt.insecure, err)
 		}
 	}
 }
 
 func netResolve(addr string) (*net.TCPAddr, error) { return net.ResolveTCPAddr("tcp", addr) }
+
+// bearerTransport sends a webgate key as Authorization: Bearer.
+type bearerTransport struct {
+	tok string
+	rt  http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.tok)
+	return b.rt.RoundTrip(r)
+}

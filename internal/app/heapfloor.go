@@ -1,22 +1,11 @@
-package cli
+package app
 
 import (
 	"log/slog"
 
-	"github.com/webgate/webgate/internal/app"
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/perf/gcfloor"
-	"github.com/webgate/webgate/internal/server"
 )
-
-// ServeOptions returns exactly what `webgate serve` serves for cfg over
-// svc: every surface, the authentication, the request observer, /readyz
-// and /metrics. cmd/loadgen builds its benchmark server with it, over a
-// Service whose providers are in-process, so the figures it measures are
-// those of the real stack. Call release once the server has stopped.
-func ServeOptions(cfg *config.Config, svc *app.Service, log *slog.Logger) (opts server.Options, release func(), err error) {
-	return serverOptions(cfg, svc, svc.Getter, log)
-}
 
 // HeapFloor starts the garbage collector's heap floor when the operator
 // asked for one (server.min_heap_bytes; off by default), unless the GOGC
