@@ -25,7 +25,6 @@ import (
 	"github.com/webgate/webgate/internal/ratelimit"
 	"github.com/webgate/webgate/internal/redisstore"
 	"github.com/webgate/webgate/internal/search"
-	"github.com/webgate/webgate/internal/search/providers"
 )
 
 // Service holds the configured engines behind the layers every surface
@@ -65,11 +64,29 @@ type Service struct {
 // New builds a Service from cfg. log may be nil.
 func New(cfg *config.Config, log *slog.Logger) (*Service, error) {
 	hc := providerClient()
-	chain, err := providers.Chain(cfg, hc)
+	chain, err := providerChain(cfg, hc)
 	if err != nil {
 		return nil, err
 	}
 	return newService(cfg, log, chain, hc)
+}
+
+// providerChain builds the providers of cfg.Search.Providers, in order,
+// from their registrations (see search.Register).
+func providerChain(cfg *config.Config, hc *http.Client) ([]search.Provider, error) {
+	chain := make([]search.Provider, 0, len(cfg.Search.Providers))
+	for _, name := range cfg.Search.Providers {
+		pr := cfg.Providers.ByName(name)
+		if pr == nil {
+			return nil, fmt.Errorf("provider %q: not known", name)
+		}
+		p, err := search.NewProvider(name, pr.Settings(), hc)
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, p)
+	}
+	return chain, nil
 }
 
 // NewWithProviders builds a Service like New but over the given provider

@@ -14,7 +14,6 @@ import (
 
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
-	"github.com/webgate/webgate/internal/search/providers"
 )
 
 type providersCmd struct {
@@ -43,8 +42,9 @@ func (c *providersCmd) Run(r *runtime) error {
 	if err != nil {
 		return err
 	}
-	statuses := make([]providerStatus, len(config.ProviderNames))
-	for i, name := range config.ProviderNames {
+	names := search.ProviderNames()
+	statuses := make([]providerStatus, len(names))
+	for i, name := range names {
 		st := providerStatus{Name: name, BaseURL: cfg.Providers.ByName(name).BaseURL}
 		st.Position = slices.Index(cfg.Search.Providers, name) + 1
 		st.Missing = cfg.Providers.Missing(name)
@@ -84,7 +84,7 @@ func (c *providersCmd) probe(ctx context.Context, cfg *config.Config, statuses [
 		}
 		wg.Go(func() {
 			st.Checked = true
-			p, err := providers.New(st.Name, *cfg.Providers.ByName(st.Name), hc)
+			p, err := search.NewProvider(st.Name, cfg.Providers.ByName(st.Name).Settings(), hc)
 			if err != nil {
 				st.Error = err.Error()
 				return

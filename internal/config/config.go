@@ -179,6 +179,7 @@ func (c *Config) applyDefaults() {
 		c.Log.Format = "text"
 	}
 	c.Search.applyDefaults()
+	c.Providers.applyDefaults()
 	c.Fetch.applyDefaults()
 	c.Server.applyDefaults()
 	c.MCP.applyDefaults()
@@ -215,7 +216,7 @@ func (c *Config) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("log.format: %q must be text or json", c.Log.Format))
 	}
-	errs = append(errs, c.Search.validate(&c.Providers)...)
+	errs = append(errs, c.Search.validate(c.Providers)...)
 	errs = append(errs, c.Providers.validate()...)
 	errs = append(errs, c.Fetch.validate()...)
 	errs = append(errs, c.Server.validate()...)

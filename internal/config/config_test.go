@@ -45,8 +45,8 @@ func TestDefaultChainFromEnv(t *testing.T) {
 	if diff := cmp.Diff(want, c.Search.Providers); diff != "" {
 		t.Errorf("chain (-want +got):\n%s", diff)
 	}
-	if c.Providers.Exa.APIKey != "e" {
-		t.Errorf("exa key not trimmed: %q", c.Providers.Exa.APIKey)
+	if c.Providers["exa"].APIKey != "e" {
+		t.Errorf("exa key not trimmed: %q", c.Providers["exa"].APIKey)
 	}
 }
 
@@ -71,7 +71,7 @@ providers:
   duckduckgo: {base_url: "http://127.0.0.1:2"}
 `,
 			check: func(t *testing.T, c *Config) {
-				if c.Listen != "127.0.0.1:9999" || c.Search.MaxResults != 5 || c.Providers.Brave.APIKey != "k" {
+				if c.Listen != "127.0.0.1:9999" || c.Search.MaxResults != 5 || c.Providers["brave"].APIKey != "k" {
 					t.Errorf("unexpected config: %+v", c)
 				}
 			},
@@ -123,8 +123,8 @@ providers:
 			yaml: "providers:\n  brave: {api_key: \"${MY_KEY}\"}\nsearch: {providers: [brave]}\n",
 			env:  map[string]string{"MY_KEY": "secret"},
 			check: func(t *testing.T, c *Config) {
-				if c.Providers.Brave.APIKey != "secret" {
-					t.Errorf("api_key = %q", c.Providers.Brave.APIKey)
+				if c.Providers["brave"].APIKey != "secret" {
+					t.Errorf("api_key = %q", c.Providers["brave"].APIKey)
 				}
 			},
 		},
@@ -132,8 +132,8 @@ providers:
 			name: "env default and dollar escape",
 			yaml: "providers:\n  searxng: {base_url: \"${SX:-http://127.0.0.1:8080}\"}\nfetch: {user_agent: \"a$$b\"}\n",
 			check: func(t *testing.T, c *Config) {
-				if c.Providers.SearXNG.BaseURL != "http://127.0.0.1:8080" || c.Fetch.UserAgent != "a$b" {
-					t.Errorf("got %q, %q", c.Providers.SearXNG.BaseURL, c.Fetch.UserAgent)
+				if c.Providers["searxng"].BaseURL != "http://127.0.0.1:8080" || c.Fetch.UserAgent != "a$b" {
+					t.Errorf("got %q, %q", c.Providers["searxng"].BaseURL, c.Fetch.UserAgent)
 				}
 			},
 		},
@@ -151,6 +151,26 @@ providers:
 			name:    "unknown provider",
 			yaml:    "search: {providers: [bing]}\n",
 			wantErr: `unknown provider "bing"`,
+		},
+		{
+			name:    "unknown provider section",
+			yaml:    "providers:\n  bing: {api_key: k}\n",
+			wantErr: `providers.bing: unknown provider (known: brave, tavily, exa, serper, serpapi, google, jina, searxng, duckduckgo)`,
+		},
+		{
+			name:    "unknown key in a provider section",
+			yaml:    "providers:\n  brave: {key: k}\n",
+			wantErr: "field key not found",
+		},
+		{
+			name:    "google needs its engine id",
+			yaml:    "search: {providers: [google]}\nproviders:\n  google: {api_key: k}\n",
+			wantErr: `provider "google" needs providers.google.cx (or GOOGLE_CSE_ID)`,
+		},
+		{
+			name:    "searxng needs its url",
+			yaml:    "search: {providers: [searxng]}\n",
+			wantErr: `provider "searxng" needs providers.searxng.base_url (or SEARXNG_URL)`,
 		},
 		{
 			name:    "duplicate provider",
@@ -177,8 +197,8 @@ providers:
 			yaml: "search: {providers: [tavily]}\n",
 			env:  map[string]string{"TAVILY_API_KEY": "t"},
 			check: func(t *testing.T, c *Config) {
-				if c.Providers.Tavily.APIKey != "t" {
-					t.Errorf("tavily key = %q", c.Providers.Tavily.APIKey)
+				if c.Providers["tavily"].APIKey != "t" {
+					t.Errorf("tavily key = %q", c.Providers["tavily"].APIKey)
 				}
 			},
 		},

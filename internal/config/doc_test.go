@@ -6,7 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/config/docgen"
+	"github.com/webgate/webgate/internal/search"
 
 	"github.com/webgate/webgate/internal/repotest"
 )
@@ -16,7 +18,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestConfigDoc keeps docs/configuration.md identical to what the doc
 // comments in this package say.
 func TestConfigDoc(t *testing.T) {
-	got, err := docgen.Generate(".", "Config")
+	var env [][]string
+	for _, r := range search.Registrations() {
+		if vars := r.Env(); len(vars) > 0 {
+			env = append(env, vars)
+		}
+	}
+	got, err := docgen.Generate(".", "Config", docgen.Options{
+		Defaults: config.Default(),
+		Names:    map[string][]string{"providers": search.ProviderNames()},
+		Env:      env,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

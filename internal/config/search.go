@@ -6,14 +6,17 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/webgate/webgate/internal/search"
+	_ "github.com/webgate/webgate/internal/search/providers" // registers every provider
 )
 
 // Search configures the search engine.
 type Search struct {
 	// Providers is the fallback chain, in order. When empty, webgate uses
 	// every provider that has credentials (API keys from the providers
-	// section or the environment) in the order brave, tavily, exa, serper,
-	// serpapi, google, jina, searxng, followed by the keyless duckduckgo.
+	// section or the environment) in the order the providers section lists
+	// them, which ends with the keyless duckduckgo.
 	Providers []string `yaml:"providers"`
 	// MaxResults is the number of results returned when a request does not
 	// say. The default is 10 and the maximum 50.
@@ -109,7 +112,7 @@ func (s *Search) applyDefaults() {
 	}
 }
 
-func (s *Search) validate(p *Providers) []error {
+func (s *Search) validate(p Providers) []error {
 	var errs []error
 	if s.MaxResults < 1 || s.MaxResults > 50 {
 		errs = append(errs, fmt.Errorf("search.max_results: %d must be between 1 and 50", s.MaxResults))
@@ -141,24 +144,20 @@ func (s *Search) validate(p *Providers) []error {
 	seen := map[string]bool{}
 	for i, name := range s.Providers {
 		key := fmt.Sprintf("search.providers[%d]", i)
-		if !slices.Contains(ProviderNames, name) {
-			errs = append(errs, fmt.Errorf("%s: unknown provider %q (known: %s)", key, name, strings.Join(ProviderNames, ", ")))
+		if _, ok := search.Registered(name); !ok {
+			errs = append(errs, fmt.Errorf("%s: unknown provider %q (known: %s)", key, name, strings.Join(search.ProviderNames(), ", ")))
 			continue
 		}
 		if seen[name] {
 			errs = append(errs, fmt.Errorf("%s: provider %q is listed twice", key, name))
 		}
 		seen[name] = true
-		if missing := p.ByName(name).missing(name); missing != "" {
+		if missing := p.Missing(name); missing != "" {
 			errs = append(errs, fmt.Errorf("%s: provider %q needs %s", key, name, missing))
 		}
 	}
 	return errs
 }
-
-// ProviderNames lists every known provider, in the order used for the
-// default chain (keyed providers first, keyless DuckDuckGo last).
-var ProviderNames = []string{"brave", "tavily", "exa", "serper", "serpapi", "google", "jina", "searxng", "duckduckgo"}
 
 // Provider holds one search provider's settings. Every provider accepts
 // BaseURL, which points it at a self-hosted instance, a proxy or a test
@@ -188,19 +187,39 @@ type Provider struct {
 	Timeout time.Duration `yaml:"timeout"`
 }
 
+// Settings returns what the provider's factory reads.
+func (p *Provider) Settings() search.Settings {
+	return search.Settings{APIKey: p.APIKey, BaseURL: p.BaseURL, CX: p.CX, Timeout: p.Timeout}
+}
+
+// Providers holds the settings of every provider by name. The names are
+// those of the providers registered with search.Register (package
+// internal/search/providers links them all in); after defaults are
+// applied every registered provider has an entry.
+type Providers map[string]*Provider
+
+// ByName returns the settings for a provider name, or nil if unknown.
+func (p Providers) ByName(name string) *Provider {
+	if _, ok := search.Registered(name); !ok {
+		return nil
+	}
+	return p[name]
+}
+
 // RateLimit returns the effective token bucket for the named provider,
-// applying the defaults documented on Provider.RPS and Provider.Burst. An
-// rps of zero means unlimited.
-func (p *Providers) RateLimit(name string) (rps float64, burst int) {
+// applying the defaults documented on Provider.RPS and Provider.Burst
+// (the built-in limit is the provider's registration's). An rps of zero
+// means unlimited.
+func (p Providers) RateLimit(name string) (rps float64, burst int) {
 	pr := p.ByName(name)
 	if pr == nil {
 		return 0, 0
 	}
 	rps, burst = pr.RPS, pr.Burst
-	if rps == 0 && name == "duckduckgo" {
-		rps = 1
+	if reg, _ := search.Registered(name); rps == 0 && reg.RPS > 0 {
+		rps = reg.RPS
 		if burst == 0 {
-			burst = 2
+			burst = reg.Burst
 		}
 	}
 	if rps > 0 && burst == 0 {
@@ -209,116 +228,57 @@ func (p *Providers) RateLimit(name string) (rps float64, burst int) {
 	return rps, burst
 }
 
-// Providers holds the settings of every provider by name.
-type Providers struct {
-	Brave      Provider `yaml:"brave"`
-	Tavily     Provider `yaml:"tavily"`
-	Exa        Provider `yaml:"exa"`
-	Serper     Provider `yaml:"serper"`
-	SerpAPI    Provider `yaml:"serpapi"`
-	Google     Provider `yaml:"google"`
-	Jina       Provider `yaml:"jina"`
-	SearXNG    Provider `yaml:"searxng"`
-	DuckDuckGo Provider `yaml:"duckduckgo"`
-}
-
-// ByName returns the settings for a provider name, or nil if unknown.
-func (p *Providers) ByName(name string) *Provider {
-	switch name {
-	case "brave":
-		return &p.Brave
-	case "tavily":
-		return &p.Tavily
-	case "exa":
-		return &p.Exa
-	case "serper":
-		return &p.Serper
-	case "serpapi":
-		return &p.SerpAPI
-	case "google":
-		return &p.Google
-	case "jina":
-		return &p.Jina
-	case "searxng":
-		return &p.SearXNG
-	case "duckduckgo":
-		return &p.DuckDuckGo
-	}
-	return nil
-}
-
-// missing names what a provider still needs before it can be used, or "".
-func (p *Provider) missing(name string) string {
-	if p == nil {
-		return "configuration"
-	}
-	switch name {
-	case "duckduckgo":
-		return ""
-	case "searxng":
-		if p.BaseURL == "" {
-			return "providers.searxng.base_url (or SEARXNG_URL)"
-		}
-		return ""
-	case "google":
-		switch {
-		case p.APIKey == "" && p.CX == "":
-			return "providers.google.api_key and providers.google.cx (or GOOGLE_API_KEY and GOOGLE_CSE_ID)"
-		case p.APIKey == "":
-			return "providers.google.api_key (or GOOGLE_API_KEY)"
-		case p.CX == "":
-			return "providers.google.cx (or GOOGLE_CSE_ID)"
-		}
-		return ""
-	}
-	if p.APIKey == "" {
-		return fmt.Sprintf("providers.%s.api_key (or %s)", name, apiKeyEnv[name])
-	}
-	return ""
-}
-
 // Configured reports whether the named provider has what it needs to run.
-func (p *Providers) Configured(name string) bool {
-	return p.ByName(name) != nil && p.ByName(name).missing(name) == ""
+func (p Providers) Configured(name string) bool {
+	return p.Missing(name) == ""
 }
 
 // Missing describes the settings the named provider still needs, or "" if
 // it is ready.
-func (p *Providers) Missing(name string) string {
-	return p.ByName(name).missing(name)
+func (p Providers) Missing(name string) string {
+	reg, ok := search.Registered(name)
+	pr := p[name]
+	if !ok || pr == nil {
+		return "configuration"
+	}
+	return reg.Missing(pr.Settings())
 }
 
-// apiKeyEnv maps providers to the environment variable holding their key.
-var apiKeyEnv = map[string]string{
-	"brave":   "BRAVE_API_KEY",
-	"tavily":  "TAVILY_API_KEY",
-	"exa":     "EXA_API_KEY",
-	"serper":  "SERPER_API_KEY",
-	"serpapi": "SERPAPI_API_KEY",
-	"google":  "GOOGLE_API_KEY",
-	"jina":    "JINA_API_KEY",
-}
-
-// applyEnv fills secrets from the environment where the file left them
-// empty. The file wins so that one host can serve several configurations.
-func (p *Providers) applyEnv(lookup func(string) (string, bool)) {
-	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
-	for name, env := range apiKeyEnv {
-		if pr := p.ByName(name); pr.APIKey == "" {
-			pr.APIKey = get(env)
+// applyDefaults gives every registered provider an entry.
+func (p *Providers) applyDefaults() {
+	if *p == nil {
+		*p = Providers{}
+	}
+	for _, name := range search.ProviderNames() {
+		if (*p)[name] == nil {
+			(*p)[name] = &Provider{}
 		}
 	}
-	if p.Google.CX == "" {
-		p.Google.CX = get("GOOGLE_CSE_ID")
-	}
-	if p.SearXNG.BaseURL == "" {
-		p.SearXNG.BaseURL = get("SEARXNG_URL")
+}
+
+// applyEnv fills settings from the environment variables the providers
+// registered, where the file left them empty. The file wins so that one
+// host can serve several configurations.
+func (p Providers) applyEnv(lookup func(string) (string, bool)) {
+	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
+	for _, reg := range search.Registrations() {
+		pr := p[reg.Name]
+		if pr == nil {
+			continue
+		}
+		s := pr.Settings()
+		for _, st := range reg.Settings {
+			if f := s.Field(st.Key); st.Env != "" && *f == "" {
+				*f = get(st.Env)
+			}
+		}
+		pr.APIKey, pr.BaseURL, pr.CX = s.APIKey, s.BaseURL, s.CX
 	}
 }
 
-func (p *Providers) defaultChain() []string {
+func (p Providers) defaultChain() []string {
 	var chain []string
-	for _, name := range ProviderNames {
+	for _, name := range search.ProviderNames() {
 		if p.Configured(name) {
 			chain = append(chain, name)
 		}
@@ -326,10 +286,24 @@ func (p *Providers) defaultChain() []string {
 	return chain
 }
 
-func (p *Providers) validate() []error {
+func (p Providers) validate() []error {
 	var errs []error
-	for _, name := range ProviderNames {
-		pr := p.ByName(name)
+	known := search.ProviderNames()
+	var unknown []string
+	for name := range p {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	slices.Sort(unknown)
+	for _, name := range unknown {
+		errs = append(errs, fmt.Errorf("providers.%s: unknown provider (known: %s)", name, strings.Join(known, ", ")))
+	}
+	for _, name := range known {
+		pr := p[name]
+		if pr == nil {
+			continue
+		}
 		if pr.BaseURL != "" {
 			u, err := url.Parse(pr.BaseURL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

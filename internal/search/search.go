@@ -3,10 +3,12 @@
 // implements, and the typed errors that let the engine decide between
 // retrying, falling back and giving up.
 //
-// Concrete providers live in one package each under internal/search/ (internal/search/brave,
-// internal/search/duckduckgo, ...). The Engine in this package composes them into a
-// fallback chain with caching, rate limits, circuit breakers, hedging and an
-// optional rank-fusion fan-out.
+// Concrete providers live in one package each under internal/search/
+// (internal/search/brave, internal/search/duckduckgo, ...) and register
+// themselves with Register (see Registration); package
+// internal/search/providers links them all in. The Engine in this package
+// composes them into a fallback chain with caching, rate limits, circuit
+// breakers, hedging and an optional rank-fusion fan-out.
 package search
 
 import (

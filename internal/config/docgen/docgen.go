@@ -1,7 +1,8 @@
 // Package docgen renders the configuration reference (docs/configuration.md)
-// from the doc comments on the config package's structs, so the reference
-// cannot drift from the code: a test in package config fails when the
-// committed file differs from what Generate produces.
+// from the doc comments on the config package's structs and the values of
+// config.Default(), so the reference cannot drift from the code: a test in
+// package config fails when the committed file differs from what Generate
+// produces.
 package docgen
 
 import (
@@ -14,11 +15,26 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 )
+
+// Options carries what the doc comments cannot say.
+type Options struct {
+	// Defaults is the default value of the root struct (config.Default()):
+	// every key's default is rendered from it, so no comment needs to
+	// repeat it. Zero values, and keys inside lists and maps, show none.
+	Defaults any
+	// Names lists, for a top-level map keyed by name (e.g. "providers"),
+	// the names its entries may have.
+	Names map[string][]string
+	// Env lists the environment variables provider secrets may come from,
+	// one group per provider (a group's variables are joined with " + ").
+	Env [][]string
+}
 
 // Generate parses the Go package in dir and renders every YAML key reachable
 // from the struct named root.
-func Generate(dir, root string) ([]byte, error) {
+func Generate(dir, root string, o Options) ([]byte, error) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -37,6 +53,7 @@ func Generate(dir, root string) ([]byte, error) {
 		files = append(files, f)
 	}
 	structs := map[string]*ast.StructType{}
+	named := map[string]ast.Expr{}
 	typeDocs := map[string]string{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -48,6 +65,7 @@ func Generate(dir, root string) ([]byte, error) {
 				ts := s.(*ast.TypeSpec)
 				st, ok := ts.Type.(*ast.StructType)
 				if !ok {
+					named[ts.Name.Name] = ts.Type
 					continue
 				}
 				structs[ts.Name.Name] = st
@@ -62,9 +80,17 @@ func Generate(dir, root string) ([]byte, error) {
 	if structs[root] == nil {
 		return nil, fmt.Errorf("docgen: struct %s not found in %s", root, dir)
 	}
-	g := &gen{structs: structs, typeDocs: typeDocs}
+	g := &gen{structs: structs, named: named, typeDocs: typeDocs}
 	var b bytes.Buffer
 	b.WriteString(header)
+	if len(o.Env) > 0 {
+		groups := make([]string, len(o.Env))
+		for i, vars := range o.Env {
+			groups[i] = codeList(vars, " + ")
+		}
+		fmt.Fprintf(&b, "Provider secrets may also come straight from the environment, where the file\nleaves them empty: %s.\n\n", strings.Join(groups, ", "))
+	}
+	defaults := reflect.ValueOf(o.Defaults)
 	rootSt := structs[root]
 	// Top-level scalars first, then one section per nested struct.
 	var scalars []field
@@ -76,14 +102,22 @@ func Generate(dir, root string) ([]byte, error) {
 	}
 	if len(scalars) > 0 {
 		b.WriteString("## Top level\n\n")
-		g.table(&b, "", scalars)
+		g.table(&b, "", scalars, defaults)
 	}
 	for _, f := range g.fields(rootSt) {
 		if _, nested := structs[f.typ]; !nested {
 			continue
 		}
+		if f.elem == ".<name>" && o.Names[f.key] != nil {
+			// A map keyed by a known set of names (the providers).
+			name := f.key + f.elem
+			fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", f.key, oneParagraph(f.doc))
+			fmt.Fprintf(&b, "### `%s`\n\n`<name>` is one of: %s.\n\n%s\n\n", name, codeList(o.Names[f.key], ", "), oneParagraph(typeDocs[f.typ]))
+			g.section(&b, name, f.typ, reflect.Value{})
+			continue
+		}
 		fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", f.key+f.elem, oneParagraph(f.doc))
-		g.section(&b, f.key+f.elem, f.typ, 0)
+		g.section(&b, f.key+f.elem, f.typ, fieldValue(defaults, f))
 	}
 	return b.Bytes(), nil
 }
@@ -98,15 +132,16 @@ environment variable. Without one it runs on built-in defaults. Unknown keys
 are errors. ` + "`${VAR}`" + ` and ` + "`${VAR:-default}`" + ` are expanded from the
 environment (` + "`$$`" + ` is a literal ` + "`$`" + `); referencing an unset variable without a
 default is an error, so a missing secret never turns into an empty one.
-Durations are written like ` + "`500ms`, `15s` or `10m`" + `.
-
-Provider secrets may also come straight from the environment, where the file
-leaves them empty: ` + "`BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`, `SERPER_API_KEY`, `SERPAPI_API_KEY`, `GOOGLE_API_KEY` + `GOOGLE_CSE_ID`, `JINA_API_KEY`, `SEARXNG_URL`" + `.
+Durations are written like ` + "`500ms`, `15s` or `10m`" + `. The default
+column shows the value a key takes when it is left out; where it is empty,
+the description says what an unset key means.
 
 `
 
 type field struct {
 	key, typ, goType, doc string
+	// name is the Go field name, to find the default value.
+	name string
 	// elem is how a struct nested in a list or map is addressed below
 	// the key: "[]" for list items, ".<name>" for map values, "" for a
 	// plain struct field.
@@ -114,7 +149,10 @@ type field struct {
 }
 
 type gen struct {
-	structs  map[string]*ast.StructType
+	structs map[string]*ast.StructType
+	// named holds the package's named types that are not structs (such
+	// as a map type), to see through them.
+	named    map[string]ast.Expr
 	typeDocs map[string]string
 }
 
@@ -133,16 +171,21 @@ func (g *gen) fields(st *ast.StructType) []field {
 		if txt == "" {
 			txt = f.Comment.Text()
 		}
-		for range f.Names {
-			out = append(out, field{key: key, typ: typeName(f.Type), goType: yamlType(f.Type), doc: txt, elem: elemSuffix(f.Type)})
+		t := f.Type
+		if id, ok := t.(*ast.Ident); ok && g.named[id.Name] != nil {
+			t = g.named[id.Name]
+		}
+		for _, n := range f.Names {
+			out = append(out, field{key: key, name: n.Name, typ: typeName(t), goType: yamlType(t), doc: txt, elem: elemSuffix(t)})
 		}
 	}
 	return out
 }
 
-// section renders the fields of struct typ under prefix; nested structs get
-// their own sub-table (or, for the providers map-like struct, one table).
-func (g *gen) section(b *bytes.Buffer, prefix, typ string, depth int) {
+// section renders the fields of struct typ under prefix, with defaults
+// from v (the struct's default value; invalid for none); nested structs
+// get their own sub-table (several fields of one struct type, one table).
+func (g *gen) section(b *bytes.Buffer, prefix, typ string, v reflect.Value) {
 	var flat []field
 	var nested []field
 	for _, f := range g.fields(g.structs[typ]) {
@@ -153,7 +196,7 @@ func (g *gen) section(b *bytes.Buffer, prefix, typ string, depth int) {
 		}
 	}
 	if len(flat) > 0 {
-		g.table(b, prefix, flat)
+		g.table(b, prefix, flat, v)
 	}
 	// Several fields of the same struct type (the providers section) are
 	// documented once, with the list of names.
@@ -168,32 +211,90 @@ func (g *gen) section(b *bytes.Buffer, prefix, typ string, depth int) {
 	for _, t := range order {
 		keys := byType[t]
 		name := prefix + "." + keys[0]
+		var sub reflect.Value
 		if len(keys) > 1 {
 			name = prefix + ".<name>"
-			fmt.Fprintf(b, "### `%s`\n\n`<name>` is one of: %s.\n\n%s\n\n", name, codeList(keys), oneParagraph(g.typeDocs[t]))
+			fmt.Fprintf(b, "### `%s`\n\n`<name>` is one of: %s.\n\n%s\n\n", name, codeList(keys, ", "), oneParagraph(g.typeDocs[t]))
 		} else {
 			var doc string
 			for _, f := range nested {
 				if f.typ == t {
 					doc = f.doc
+					sub = fieldValue(v, f)
 				}
 			}
 			fmt.Fprintf(b, "### `%s`\n\n%s\n\n", name, oneParagraph(doc))
 		}
-		g.section(b, name, t, depth+1)
+		g.section(b, name, t, sub)
 	}
 }
 
-func (g *gen) table(b *bytes.Buffer, prefix string, fs []field) {
-	b.WriteString("| key | type | description |\n|---|---|---|\n")
+func (g *gen) table(b *bytes.Buffer, prefix string, fs []field, v reflect.Value) {
+	b.WriteString("| key | type | default | description |\n|---|---|---|---|\n")
 	for _, f := range fs {
 		key := f.key
 		if prefix != "" {
 			key = prefix + "." + f.key
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s |\n", key, f.goType, strings.ReplaceAll(oneParagraph(f.doc), "|", `\|`))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", key, f.goType, formatDefault(fieldValue(v, f)), strings.ReplaceAll(oneParagraph(f.doc), "|", `\|`))
 	}
 	b.WriteString("\n")
+}
+
+// fieldValue is field f of the struct v (through pointers), or an invalid
+// Value when v is invalid or nil, or f lies in a list or map.
+func fieldValue(v reflect.Value, f field) reflect.Value {
+	for v.IsValid() && v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return reflect.Value{}
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Kind() != reflect.Struct || f.elem != "" {
+		return reflect.Value{}
+	}
+	return v.FieldByName(f.name)
+}
+
+// formatDefault renders a default value as a YAML author would write it,
+// or "" for an invalid or zero value.
+func formatDefault(v reflect.Value) string {
+	for v.IsValid() && v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.IsZero() {
+		return ""
+	}
+	if d, ok := v.Interface().(time.Duration); ok {
+		return "`" + formatDuration(d) + "`"
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		items := make([]string, v.Len())
+		for i := range items {
+			items[i] = fmt.Sprint(v.Index(i).Interface())
+		}
+		return "`[" + strings.Join(items, ", ") + "]`"
+	case reflect.Map, reflect.Struct:
+		return ""
+	}
+	return "`" + strings.ReplaceAll(fmt.Sprint(v.Interface()), "|", `\|`) + "`"
+}
+
+// formatDuration drops the zero units time.Duration.String keeps: 10m, not
+// 10m0s; 1h, not 1h0m0s.
+func formatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // oneParagraph joins a doc comment's lines so it fits a table cell.
@@ -201,12 +302,12 @@ func oneParagraph(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func codeList(keys []string) string {
+func codeList(keys []string, sep string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
 		q[i] = "`" + k + "`"
 	}
-	return strings.Join(q, ", ")
+	return strings.Join(q, sep)
 }
 
 // typeName is the struct type a field holds directly, through a pointer,

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -20,6 +19,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "brave"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "BRAVE_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 10,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://api.search.brave.com"
@@ -36,8 +48,8 @@ type Provider struct {
 }
 
 // New builds a Brave provider; cfg.APIKey is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "BRAVE_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/brave"
 	"github.com/webgate/webgate/internal/search/providertest"
@@ -18,15 +17,10 @@ import (
 
 const key = "BSA-test-key"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return brave.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        brave.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential:  func(r *http.Request, _ []byte) string { return r.Header.Get("X-Subscription-Token") },
 		QueryText:   func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
@@ -107,7 +101,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := brave.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := brave.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +134,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body), tc.header...)
-			p, err := brave.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := brave.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +150,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestNewRejectsBadBaseURL(t *testing.T) {
-	if _, err := brave.New(config.Provider{APIKey: key, BaseURL: "ftp://x"}, nil); err == nil {
+	if _, err := brave.New(search.Settings{APIKey: key, BaseURL: "ftp://x"}, nil); err == nil {
 		t.Error("New accepted a non-http base URL")
 	}
 }

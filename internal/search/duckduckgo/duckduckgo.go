@@ -20,7 +20,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -29,6 +28,18 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "duckduckgo"
+
+// init registers the provider (see search.Registration). It needs no key,
+// so it ranks last in the default chain, and it blocks clients that send
+// bursts, so it is limited to 1 request per second with a burst of 2
+// unless providers.duckduckgo.rps says otherwise.
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 90,
+		RPS: 1, Burst: 2,
+		New: search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://html.duckduckgo.com"
@@ -50,7 +61,7 @@ type Provider struct {
 
 // New builds a DuckDuckGo provider. It needs no key; cfg.BaseURL may point
 // at a proxy or a test server.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
 	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "")
 	if err != nil {
 		return nil, err

@@ -10,17 +10,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/duckduckgo"
 	"github.com/webgate/webgate/internal/search/providertest"
 )
 
 const html = "text/html; charset=UTF-8"
-
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return duckduckgo.New(cfg, hc)
-}
 
 func formValue(r *http.Request, body []byte, key string) string {
 	v, err := url.ParseQuery(string(body))
@@ -71,7 +66,6 @@ var wantResults = []search.Result{
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        duckduckgo.Name,
-		New:         factory,
 		QueryText:   func(r *http.Request, body []byte) string { return formValue(r, body, "q") },
 		Method:      http.MethodPost,
 		Path:        "/html/",
@@ -86,7 +80,7 @@ func TestContract(t *testing.T) {
 
 func TestAllResults(t *testing.T) {
 	f := providertest.NewFake(t, html, http.StatusOK, providertest.Fixture(t, "results.html"))
-	p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
+	p, err := duckduckgo.New(search.Settings{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +114,7 @@ func TestBlocked(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, html, tc.status, providertest.Fixture(t, tc.body))
-			p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
+			p, err := duckduckgo.New(search.Settings{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +171,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, html, http.StatusOK, providertest.Fixture(t, "empty.html"))
-			p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
+			p, err := duckduckgo.New(search.Settings{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +200,7 @@ func TestOnlyAds(t *testing.T) {
 <a class="result__snippet" href="https://duckduckgo.com/y.js?ad_domain=x.example">Buy now</a></div></div>
 </div></body></html>`)
 	f := providertest.NewFake(t, html, http.StatusOK, page)
-	p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
+	p, err := duckduckgo.New(search.Settings{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +226,7 @@ func TestUnrecognisedPages(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, html, http.StatusOK, []byte(tc.page))
-			p, err := duckduckgo.New(config.Provider{BaseURL: f.URL()}, f.Client())
+			p, err := duckduckgo.New(search.Settings{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}

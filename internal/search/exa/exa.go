@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -18,6 +17,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "exa"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "EXA_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 30,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://api.exa.ai"
@@ -34,8 +46,8 @@ type Provider struct {
 }
 
 // New builds an Exa provider; cfg.APIKey is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "EXA_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

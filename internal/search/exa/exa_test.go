@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/exa"
 	"github.com/webgate/webgate/internal/search/providertest"
@@ -18,15 +17,10 @@ import (
 
 const key = "exa-test-key"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return exa.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        exa.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential:  func(r *http.Request, _ []byte) string { return r.Header.Get("x-api-key") },
 		QueryText: func(_ *http.Request, body []byte) string {
@@ -101,7 +95,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := exa.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +146,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := exa.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +159,7 @@ func TestErrors(t *testing.T) {
 
 func TestSnippetFallbacks(t *testing.T) {
 	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "success.json"))
-	p, err := exa.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+	p, err := exa.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -21,6 +20,25 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "google"
+
+// keyEnv and cxEnv are the environment variables that hold the API key and
+// the Programmable Search Engine ID when the configuration does not.
+const (
+	keyEnv = "GOOGLE_API_KEY"
+	cxEnv  = "GOOGLE_CSE_ID"
+)
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 60,
+		Settings: []search.Setting{
+			{Key: search.SettingAPIKey, Env: keyEnv},
+			{Key: search.SettingCX, Env: cxEnv},
+		},
+		New: search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://www.googleapis.com"
@@ -39,13 +57,13 @@ type Provider struct {
 }
 
 // New builds a Google provider; cfg.APIKey and cfg.CX are required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "GOOGLE_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.CX == "" {
-		return nil, fmt.Errorf("google: search engine id cx is required (GOOGLE_CSE_ID)")
+		return nil, fmt.Errorf("google: search engine id cx is required (%s)", cxEnv)
 	}
 	return &Provider{key: cfg.APIKey, cx: cfg.CX, endpoint: ep, c: c}, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/google"
 	"github.com/webgate/webgate/internal/search/providertest"
@@ -21,15 +20,10 @@ const (
 	cx  = "017576662512468239146:omuauf_lfve"
 )
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return google.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        google.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key, CX: cx},
+		Config:      search.Settings{APIKey: key, CX: cx},
 		RequiresKey: true,
 		Credential:  func(r *http.Request, _ []byte) string { return r.URL.Query().Get("key") },
 		QueryText:   func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
@@ -66,7 +60,7 @@ func TestContract(t *testing.T) {
 }
 
 func TestNewRequiresCX(t *testing.T) {
-	if _, err := google.New(config.Provider{APIKey: key}, nil); err == nil {
+	if _, err := google.New(search.Settings{APIKey: key}, nil); err == nil {
 		t.Error("New without cx succeeded")
 	}
 }
@@ -122,7 +116,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := google.New(config.Provider{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
+			p, err := google.New(search.Settings{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +146,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := google.New(config.Provider{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
+			p, err := google.New(search.Settings{APIKey: key, CX: cx, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -19,6 +18,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "jina"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "JINA_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 70,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://s.jina.ai"
@@ -35,8 +47,8 @@ type Provider struct {
 
 // New builds a Jina provider; cfg.APIKey is required (s.jina.ai rejects
 // anonymous requests).
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "JINA_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

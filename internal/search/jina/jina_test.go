@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/jina"
 	"github.com/webgate/webgate/internal/search/providertest"
@@ -19,15 +18,10 @@ import (
 
 const key = "jina_test_key"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return jina.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        jina.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential: func(r *http.Request, _ []byte) string {
 			return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -89,7 +83,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := jina.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := jina.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +122,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := jina.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := jina.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}

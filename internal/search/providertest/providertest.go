@@ -22,7 +22,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,7 +29,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 )
@@ -39,11 +37,12 @@ import (
 type Harness struct {
 	// Name is the provider's registry name; Name() must return it.
 	Name string
-	// New constructs the provider; it has the registry Factory signature.
-	New func(cfg config.Provider, hc *http.Client) (search.Provider, error)
+	// New constructs the provider. Nil means the factory the provider
+	// registered (search.Register), which is what webgate runs.
+	New search.Factory
 	// Config carries the credentials (APIKey, CX). The suite sets BaseURL
 	// to its test server and may set Timeout.
-	Config config.Provider
+	Config search.Settings
 	// RequiresKey says construction must fail when Config.APIKey is empty.
 	RequiresKey bool
 	// Credential extracts the credential the request carried, to compare
@@ -122,8 +121,12 @@ func Run(t *testing.T, h Harness) {
 	if len(h.Want) == 0 || len(h.Want) > testQuery.MaxResults {
 		t.Fatalf("harness: Want must hold 1..%d results", testQuery.MaxResults)
 	}
-	if !slices.Contains(config.ProviderNames, h.Name) {
-		t.Fatalf("harness: %q is not in config.ProviderNames", h.Name)
+	reg, ok := search.Registered(h.Name)
+	if !ok {
+		t.Fatalf("harness: %q is not registered (search.Register)", h.Name)
+	}
+	if h.New == nil {
+		h.New = reg.New
 	}
 
 	build := func(t *testing.T, srv *server, timeout time.Duration) search.Provider {

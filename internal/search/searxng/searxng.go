@@ -15,7 +15,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -24,6 +23,22 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "searxng"
+
+// urlEnv is the environment variable that holds the instance's URL when
+// the configuration does not.
+const urlEnv = "SEARXNG_URL"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 80,
+		Settings: []search.Setting{
+			{Key: search.SettingBaseURL, Env: urlEnv},
+			{Key: search.SettingAPIKey, Optional: true},
+		},
+		New: search.NewFactory(New),
+	})
+}
 
 const (
 	path = "/search"
@@ -41,9 +56,9 @@ type Provider struct {
 
 // New builds a SearXNG provider; cfg.BaseURL (the instance root, e.g.
 // https://searx.example.org) is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
 	if cfg.BaseURL == "" {
-		return nil, fmt.Errorf("searxng: base url is required (SEARXNG_URL)")
+		return nil, fmt.Errorf("searxng: base url is required (%s)", urlEnv)
 	}
 	// No default endpoint and no required key: SearXNG is self-hosted.
 	ep, c, err := httpx.Setup(Name, cfg, hc, "", path, "")

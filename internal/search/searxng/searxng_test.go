@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/providertest"
 	"github.com/webgate/webgate/internal/search/searxng"
@@ -19,16 +18,11 @@ import (
 
 const token = "proxy-token"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return searxng.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name: searxng.Name,
-		New:  factory,
 		// The optional bearer token for instances behind a proxy.
-		Config: config.Provider{APIKey: token},
+		Config: search.Settings{APIKey: token},
 		Credential: func(r *http.Request, _ []byte) string {
 			return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		},
@@ -57,17 +51,17 @@ func TestContract(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	if _, err := searxng.New(config.Provider{}, nil); err == nil {
+	if _, err := searxng.New(search.Settings{}, nil); err == nil {
 		t.Error("New without a base URL succeeded")
 	}
-	if _, err := searxng.New(config.Provider{BaseURL: "https://searx.example.org/"}, nil); err != nil {
+	if _, err := searxng.New(search.Settings{BaseURL: "https://searx.example.org/"}, nil); err != nil {
 		t.Errorf("New without an api key: %v", err)
 	}
 }
 
 func TestNoTokenNoHeader(t *testing.T) {
 	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-	p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
+	p, err := searxng.New(search.Settings{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +112,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
+			p, err := searxng.New(search.Settings{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +129,7 @@ func TestPushDown(t *testing.T) {
 
 func TestBaseURLPrefix(t *testing.T) {
 	f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-	p, err := searxng.New(config.Provider{BaseURL: f.URL() + "/searx/"}, f.Client())
+	p, err := searxng.New(search.Settings{BaseURL: f.URL() + "/searx/"}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +155,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
+			p, err := searxng.New(search.Settings{BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +169,7 @@ func TestErrors(t *testing.T) {
 func TestUnexpectedUnresponsiveShape(t *testing.T) {
 	body := []byte(`{"query":"x","results":[],"unresponsive_engines":[{"engine":"google"},["bing","CAPTCHA"]]}`)
 	f := providertest.NewFake(t, "application/json", http.StatusOK, body)
-	p, err := searxng.New(config.Provider{BaseURL: f.URL()}, f.Client())
+	p, err := searxng.New(search.Settings{BaseURL: f.URL()}, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}

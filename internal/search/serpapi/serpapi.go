@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -19,6 +18,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "serpapi"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "SERPAPI_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 50,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://serpapi.com"
@@ -38,8 +50,8 @@ type Provider struct {
 }
 
 // New builds a SerpApi provider; cfg.APIKey is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "SERPAPI_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

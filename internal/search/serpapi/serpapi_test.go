@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/providertest"
 	"github.com/webgate/webgate/internal/search/serpapi"
@@ -19,15 +18,10 @@ import (
 
 const key = "serpapi-test-key"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return serpapi.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        serpapi.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential:  func(r *http.Request, _ []byte) string { return r.URL.Query().Get("api_key") },
 		QueryText:   func(r *http.Request, _ []byte) string { return r.URL.Query().Get("q") },
@@ -96,7 +90,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := serpapi.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := serpapi.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +119,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := serpapi.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := serpapi.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +132,7 @@ func TestErrors(t *testing.T) {
 
 // The API key travels in the URL, so transport errors must not quote it.
 func TestTransportErrorHidesKey(t *testing.T) {
-	p, err := serpapi.New(config.Provider{APIKey: key, BaseURL: "http://127.0.0.1:1"}, nil)
+	p, err := serpapi.New(search.Settings{APIKey: key, BaseURL: "http://127.0.0.1:1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -17,6 +16,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "serper"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "SERPER_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 40,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://google.serper.dev"
@@ -34,8 +46,8 @@ type Provider struct {
 }
 
 // New builds a Serper provider; cfg.APIKey is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "SERPER_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

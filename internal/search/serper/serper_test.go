@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/providertest"
 	"github.com/webgate/webgate/internal/search/serper"
@@ -18,15 +17,10 @@ import (
 
 const key = "serper-test-key"
 
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return serper.New(cfg, hc)
-}
-
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        serper.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential:  func(r *http.Request, _ []byte) string { return r.Header.Get("X-API-KEY") },
 		QueryText: func(_ *http.Request, body []byte) string {
@@ -94,7 +88,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := serper.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := serper.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +121,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := serper.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := serper.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/internal/httpx"
 	"github.com/webgate/webgate/internal/search/internal/pushdown"
@@ -16,6 +15,19 @@ import (
 
 // Name is the provider's configuration name.
 const Name = "tavily"
+
+// keyEnv is the environment variable that holds the API key when the
+// configuration does not.
+const keyEnv = "TAVILY_API_KEY"
+
+// init registers the provider (see search.Registration).
+func init() {
+	search.Register(search.Registration{
+		Name: Name, Rank: 20,
+		Settings: []search.Setting{{Key: search.SettingAPIKey, Env: keyEnv}},
+		New:      search.NewFactory(New),
+	})
+}
 
 const (
 	defaultBase = "https://api.tavily.com"
@@ -36,8 +48,8 @@ type Provider struct {
 }
 
 // New builds a Tavily provider; cfg.APIKey is required.
-func New(cfg config.Provider, hc *http.Client) (*Provider, error) {
-	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, "TAVILY_API_KEY")
+func New(cfg search.Settings, hc *http.Client) (*Provider, error) {
+	ep, c, err := httpx.Setup(Name, cfg, hc, defaultBase, path, keyEnv)
 	if err != nil {
 		return nil, err
 	}

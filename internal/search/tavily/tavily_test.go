@@ -10,17 +10,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 	"github.com/webgate/webgate/internal/search/providertest"
 	"github.com/webgate/webgate/internal/search/tavily"
 )
 
 const key = "tvly-test-key"
-
-func factory(cfg config.Provider, hc *http.Client) (search.Provider, error) {
-	return tavily.New(cfg, hc)
-}
 
 func bodyField(body []byte, field string) string {
 	var m map[string]any
@@ -34,8 +29,7 @@ func bodyField(body []byte, field string) string {
 func TestContract(t *testing.T) {
 	providertest.Run(t, providertest.Harness{
 		Name:        tavily.Name,
-		New:         factory,
-		Config:      config.Provider{APIKey: key},
+		Config:      search.Settings{APIKey: key},
 		RequiresKey: true,
 		Credential: func(r *http.Request, _ []byte) string {
 			a := r.Header.Get("Authorization")
@@ -109,7 +103,7 @@ func TestPushDown(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", http.StatusOK, providertest.Fixture(t, "empty.json"))
-			p, err := tavily.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := tavily.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +137,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := providertest.NewFake(t, "application/json", tc.status, providertest.Fixture(t, tc.body))
-			p, err := tavily.New(config.Provider{APIKey: key, BaseURL: f.URL()}, f.Client())
+			p, err := tavily.New(search.Settings{APIKey: key, BaseURL: f.URL()}, f.Client())
 			if err != nil {
 				t.Fatal(err)
 			}

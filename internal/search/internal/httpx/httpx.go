@@ -21,7 +21,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/search"
 )
 
@@ -216,7 +215,7 @@ func Endpoint(base, def, path string) (string, error) {
 // the API key is present (when keyEnv, the key's environment variable, is
 // not empty), resolves the endpoint from cfg.BaseURL or def, and builds the
 // bounded client. Errors name the provider and what to set.
-func Setup(name string, cfg config.Provider, hc *http.Client, def, path, keyEnv string) (endpoint string, c *Client, err error) {
+func Setup(name string, cfg search.Settings, hc *http.Client, def, path, keyEnv string) (endpoint string, c *Client, err error) {
 	if keyEnv != "" && cfg.APIKey == "" {
 		return "", nil, fmt.Errorf("%s: api key is required (%s)", name, keyEnv)
 	}
