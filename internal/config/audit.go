@@ -23,13 +23,11 @@ type Audit struct {
 	// A query refused because it held a secret is always recorded
 	// redacted.
 	Queries string `yaml:"queries"`
-	// QueueSize is how many records may wait to be written. When it is
-	// full, new records are dropped (and counted) rather than making a
-	// request wait. The default is 4096.
+	// QueueSize is how many records may wait to be written. When it is full,
+	// new records are dropped (and counted) rather than making a request wait.
 	QueueSize int `yaml:"queue_size"`
-	// Recent is how many of the latest records are kept in memory for the
-	// web console's audit view, whether or not a file is written. The
-	// default is 1000.
+	// Recent is how many of the latest records are kept in memory for the web
+	// console's audit view, whether or not a file is written.
 	Recent int `yaml:"recent"`
 }
 
@@ -38,12 +36,11 @@ type AuditFile struct {
 	// Path is the file to append records to, created with mode 0600 along
 	// with missing directories. Empty (the default) writes no file.
 	Path string `yaml:"path"`
-	// MaxSizeMB is the size in megabytes at which the file is rotated: it
-	// is renamed with a timestamp and a new file is started. The default
-	// is 100.
+	// MaxSizeMB is the size in megabytes at which the file is rotated: it is
+	// renamed with a timestamp and a new file is started.
 	MaxSizeMB int `yaml:"max_size_mb"`
-	// MaxBackups is how many rotated files are kept; older ones are
-	// deleted. The default is 10; -1 keeps all of them.
+	// MaxBackups is how many rotated files are kept; older ones are deleted.
+	// -1 keeps all of them.
 	MaxBackups int `yaml:"max_backups"`
 	// MaxAgeDays deletes rotated files older than this many days. The
 	// default, 0, deletes none by age.

@@ -2,7 +2,10 @@
 // environment overrides for secrets, and validation.
 //
 // The YAML keys are a public contract. Every field is documented in full
-// sentences here and in docs/configuration.md; keep the two in step.
+// sentences here; docs/configuration.md is generated from those comments
+// and from Default() (see internal/config/docgen). Defaults are written
+// once, in the applyDefaults methods: comments say what a default means,
+// not its value, which the reference renders.
 package config
 
 import (
@@ -62,9 +65,9 @@ type Config struct {
 
 // Log configures logging. Logs always go to standard error.
 type Log struct {
-	// Level is one of debug, info, warn or error. The default is info.
+	// Level is one of debug, info, warn or error.
 	Level string `yaml:"level"`
-	// Format is text or json. The default is text.
+	// Format is text or json.
 	Format string `yaml:"format"`
 }
 

@@ -14,38 +14,37 @@ type Fetch struct {
 	// a model cannot be tricked into reading internal services or cloud
 	// metadata; turn it on only for self-hosted targets and tests.
 	AllowPrivateNetworks bool `yaml:"allow_private_networks"`
-	// MaxBodyBytes caps the bytes read from one response after
-	// decompression. The default is 10485760 (10 MiB).
+	// MaxBodyBytes caps the bytes read from one response, on the wire and
+	// after decompression. At least 1024.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
-	// MaxCompressionRatio aborts a compressed response (gzip, deflate, br
-	// or zstd) whose decoded size exceeds this multiple of its encoded size
-	// once past the first MiB (a decompression-bomb guard). The default is
-	// 100.
+	// MaxCompressionRatio aborts a compressed response (gzip, deflate, br or
+	// zstd) whose decoded size exceeds this multiple of its encoded size once
+	// past the first MiB (a decompression-bomb guard).
 	MaxCompressionRatio int `yaml:"max_compression_ratio"`
-	// Timeout bounds a whole fetch, redirects and body included. The
-	// default is 30s.
+	// Timeout bounds a whole fetch: robots.txt, redirects, body and
+	// extraction.
 	Timeout time.Duration `yaml:"timeout"`
-	// MaxURLLength rejects longer URLs before any network access. The
-	// default is 8192 bytes.
+	// MaxURLLength rejects longer URLs, counted in bytes, redirect targets
+	// included, before any network access. At least 64.
 	MaxURLLength int `yaml:"max_url_length"`
 	// MaxRedirects caps the redirects followed; each hop is re-checked
-	// against the network policy. The default is 10.
+	// against the network policy. 0 means the default; at most 20.
 	MaxRedirects int `yaml:"max_redirects"`
 	// IgnoreRobots disables robots.txt checks. By default webgate honours
 	// robots.txt for its user agent.
 	IgnoreRobots bool `yaml:"ignore_robots"`
-	// UserAgent is sent with every request. The default identifies webgate
-	// honestly, with a link to the project.
+	// UserAgent is sent with every request; its first word is the
+	// robots.txt product token. The default identifies webgate honestly,
+	// with a link to the project.
 	UserAgent string `yaml:"user_agent"`
-	// PerHostConcurrency caps simultaneous requests to one host. The default
-	// is 4.
+	// PerHostConcurrency caps simultaneous requests to one host.
 	PerHostConcurrency int `yaml:"per_host_concurrency"`
-	// CacheTTL is how long a fetched page is reused. The default is 15m;
-	// set -1s to disable the cache.
+	// CacheTTL is how long a fetched page is reused. Set -1s to disable the
+	// cache.
 	CacheTTL time.Duration `yaml:"cache_ttl"`
-	// CacheSize is the maximum number of cached pages. The default is 1000.
+	// CacheSize is the maximum number of cached pages.
 	CacheSize int `yaml:"cache_size"`
-	// PDFTimeout bounds PDF text extraction. The default is 10s.
+	// PDFTimeout bounds PDF text extraction, within fetch.timeout.
 	PDFTimeout time.Duration `yaml:"pdf_timeout"`
 	// Render says when a page is rendered in a headless browser before
 	// extraction, for pages that build their content with JavaScript:
@@ -65,9 +64,9 @@ type Fetch struct {
 	// (within fetch.timeout) until it fits beside the pages already
 	// extracting, and a page estimated at more than half the budget is
 	// extracted in part, up to that half, with a note at the end of its
-	// content. The default is 268435456 (256 MiB), which keeps four
-	// 10 MiB pages at once within a 512 MiB container; raise it with the
-	// memory limit, lower it for a smaller one. At least 8388608 (8 MiB).
+	// content. The default keeps four 10 MiB pages at once within a
+	// 512 MiB container; raise it with the memory limit, lower it for a
+	// smaller one. At least 8388608 (8 MiB).
 	ExtractMemory int64 `yaml:"extract_memory"`
 }
 
@@ -77,32 +76,29 @@ type Browser struct {
 	// chromium-browser, google-chrome and google-chrome-stable on PATH.
 	Path string `yaml:"path"`
 	// MaxTabs caps the pages rendered at once in the one browser process;
-	// further pages wait for a tab within their fetch timeout. The default
-	// is 2.
+	// further pages wait for a tab within their fetch timeout.
 	MaxTabs int `yaml:"max_tabs"`
-	// RestartAfter restarts the browser after it has rendered this many
-	// pages, bounding what a long-lived browser can accumulate. A browser
-	// that crashed is restarted for the next page. The default is 100.
+	// RestartAfter restarts the browser after it has rendered this many pages,
+	// bounding what a long-lived browser can accumulate. A browser that
+	// crashed is restarted for the next page.
 	RestartAfter int `yaml:"restart_after"`
-	// IdleTimeout stops the browser when no page has been rendered for
-	// this long; the next page starts it again (about a second). The
-	// default is 5m; -1s keeps it running.
+	// IdleTimeout stops the browser when no page has been rendered for this
+	// long; the next page starts it again (about a second). -1s keeps it
+	// running.
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	// PageTimeout bounds the time a page may take to load and build its
-	// content; when it passes, the content the page shows by then is used.
-	// It counts within fetch.timeout. The default is 15s.
+	// content; when it passes, the content the page shows by then is used. It
+	// counts within fetch.timeout.
 	PageTimeout time.Duration `yaml:"page_timeout"`
 	// MaxBytes caps what one page's sub-requests (scripts, data, styles)
 	// may download in total; past it the page's further requests fail and
-	// its connections are closed. The default is 20971520 (20 MiB).
+	// its connections are closed.
 	MaxBytes int64 `yaml:"max_bytes"`
-	// MaxRequests caps the sub-requests one page may make; further ones
-	// fail. The default is 200.
+	// MaxRequests caps the sub-requests one page may make; further ones fail.
 	MaxRequests int `yaml:"max_requests"`
-	// Block lists the kinds of sub-request refused outright: any of
-	// image, font, media and stylesheet. Text never needs them, and
-	// refusing them saves time and bytes. The default is [image, font,
-	// media]; [] loads everything.
+	// Block lists the kinds of sub-request refused outright: any of image,
+	// font, media and stylesheet. Text never needs them, and refusing them
+	// saves time and bytes. [] loads everything.
 	Block []string `yaml:"block"`
 	// NoSandbox runs Chromium without its sandbox. Chromium refuses to run
 	// as root with its sandbox, so webgate always turns it off then; a

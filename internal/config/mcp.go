@@ -8,25 +8,23 @@ import (
 // MCP configures the MCP tools web_search and web_fetch, over stdio and
 // HTTP alike.
 type MCP struct {
-	// MaxOutputChars caps the text of one tool result. The default, 90000
-	// characters (about 22k tokens), stays under Claude Code's 25k-token MCP
-	// output limit; webgate also advertises it to Claude Code through the
-	// tool's _meta "anthropic/maxResultSizeChars" so results of that size
-	// are shown inline instead of being saved to a file. The maximum is
+	// MaxOutputChars caps the text of one tool result. The default (about
+	// 22k tokens) stays under Claude Code's 25k-token MCP output limit;
+	// webgate also advertises it to Claude Code through the tool's _meta
+	// "anthropic/maxResultSizeChars" so results of that size are shown
+	// inline instead of being saved to a file. The maximum is
 	// 500000, Claude Code's own ceiling.
 	MaxOutputChars int `yaml:"max_output_chars"`
 	// FetchConcurrency caps how many pages one tool call fetches at once
 	// (web_fetch with several URLs, web_search with include_content). The
-	// per-host limit in fetch.per_host_concurrency still applies. The
-	// default is 5.
+	// per-host limit in fetch.per_host_concurrency still applies.
 	FetchConcurrency int `yaml:"fetch_concurrency"`
-	// ContentTimeout is the deadline for fetching result pages when
-	// web_search is called with include_content. Pages not fetched in time
-	// are returned with their snippet only. The default is 20s.
+	// ContentTimeout is the deadline for fetching result pages when web_search
+	// is called with include_content. Pages not fetched in time are returned
+	// with their snippet only.
 	ContentTimeout time.Duration `yaml:"content_timeout"`
 	// ContentResults is how many of the top search results web_search
-	// fetches when include_content is set. The default is 3 and the
-	// maximum 10.
+	// fetches when include_content is set. At most 10.
 	ContentResults int `yaml:"content_results"`
 	// StructuredOutput makes both tools declare an outputSchema and return
 	// structuredContent (the JSON of `webgate search --json` and

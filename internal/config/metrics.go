@@ -14,9 +14,9 @@ type Metrics struct {
 	// Turning it off removes the endpoint only: /healthz, /readyz and the
 	// in-process numbers behind the console keep working.
 	Enabled *bool `yaml:"enabled"`
-	// Path is where the Prometheus metrics are served. The default is
-	// /metrics. It must start with a slash and must not be a path another
-	// surface uses (/v1/..., /mcp, /healthz, /readyz, /console/...).
+	// Path is where the Prometheus metrics are served. It must start with a
+	// slash and must not be a path another surface uses (/v1/..., /mcp,
+	// /healthz, /readyz, /console/...).
 	Path string `yaml:"path"`
 	// Public serves the metrics without gateway credentials even when
 	// gateway keys or server.auth_tokens are configured, for a Prometheus

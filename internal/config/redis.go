@@ -23,16 +23,15 @@ type Redis struct {
 	// runs without Redis: everything is local to the process.
 	URL string `yaml:"url"`
 	// KeyPrefix starts every key webgate writes, so several deployments
-	// can share one Redis without reading each other's entries. The
-	// default is "webgate:".
+	// can share one Redis without reading each other's entries.
 	KeyPrefix string `yaml:"key_prefix"`
-	// Timeout bounds every Redis command. A command that takes longer
-	// counts as Redis being unreachable, and the request carries on with
-	// the local tier. The default is 250ms.
+	// Timeout bounds every Redis command. A command that takes longer counts
+	// as Redis being unreachable, and the request carries on with the local
+	// tier.
 	Timeout time.Duration `yaml:"timeout"`
 	// HealthInterval is how often Redis is pinged. While Redis is down no
-	// request waits for it; the next successful ping brings the shared
-	// tier back. The default is 2s.
+	// request waits for it; the next successful ping brings the shared tier
+	// back.
 	HealthInterval time.Duration `yaml:"health_interval"`
 	// PoolSize is the most connections one replica opens to Redis. The
 	// default, 0, lets the client choose (ten per CPU).
@@ -43,7 +42,7 @@ type Redis struct {
 	Cache *bool `yaml:"cache"`
 	// CacheMaxValueBytes is the largest encoded entry written to the
 	// shared cache; larger results (long documents) stay in the local
-	// cache only. The default is 1048576 (1 MiB).
+	// cache only.
 	CacheMaxValueBytes int `yaml:"cache_max_value_bytes"`
 	// Counters shares the per-key rate limits and daily search budgets
 	// between replicas, so a key's limit holds for the whole deployment
@@ -54,12 +53,11 @@ type Redis struct {
 	// audit file. The default is true. Read it with XRANGE or a consumer
 	// group (XREADGROUP).
 	Audit *bool `yaml:"audit"`
-	// AuditStream is the stream's name, after key_prefix. The default is
-	// "audit", so records go to the key webgate:audit.
+	// AuditStream is the stream's name, after key_prefix: with the
+	// defaults, records go to the key webgate:audit.
 	AuditStream string `yaml:"audit_stream"`
-	// AuditMaxLen caps the stream at about this many records (XADD MAXLEN
-	// ~): the oldest are trimmed as new ones arrive. The default is
-	// 100000.
+	// AuditMaxLen caps the stream at about this many records (XADD MAXLEN ~):
+	// the oldest are trimmed as new ones arrive.
 	AuditMaxLen int64 `yaml:"audit_max_len"`
 }
 

@@ -19,7 +19,7 @@ type Search struct {
 	// them, which ends with the keyless duckduckgo.
 	Providers []string `yaml:"providers"`
 	// MaxResults is the number of results returned when a request does not
-	// say. The default is 10 and the maximum 50.
+	// say. At most 50.
 	MaxResults int `yaml:"max_results"`
 	// SafeSearch is the adult-content filter of searches that do not set
 	// one: "off", "moderate" (the default) or "strict". A request can
@@ -33,30 +33,28 @@ type Search struct {
 	// tried in order).
 	Mode string `yaml:"mode"`
 	// FanOut is how many providers from the chain a fan-out query asks at
-	// once. The default is 3.
+	// once.
 	FanOut int `yaml:"fanout"`
 	// Timeout is the deadline for a whole search request across retries and
-	// fallbacks. The default is 15s.
+	// fallbacks.
 	Timeout time.Duration `yaml:"timeout"`
 	// Hedge, when positive, starts the next provider in the chain if the
 	// current one has not answered after this long, and takes the first good
 	// answer. Zero (the default) disables hedging.
 	Hedge time.Duration `yaml:"hedge"`
 	// Retries is how many times one provider is retried on a rate limit or a
-	// transient failure before falling back. The default is 1; set -1 for
-	// none.
+	// transient failure before falling back. Set -1 for none.
 	Retries int `yaml:"retries"`
 	// RetryBackoff is the first retry's wait, doubled for each further retry
 	// and scaled by a random factor between 0.5 and 1. A provider's
 	// Retry-After replaces it. When the wait would not end before the
 	// request's deadline, the engine does not wait at all and falls back to
-	// the next provider. The default is 200ms.
+	// the next provider.
 	RetryBackoff time.Duration `yaml:"retry_backoff"`
-	// CacheTTL is how long a result set is reused for an identical query.
-	// The default is 10m; set -1s to disable the cache.
+	// CacheTTL is how long a result set is reused for an identical query. Set
+	// -1s to disable the cache.
 	CacheTTL time.Duration `yaml:"cache_ttl"`
-	// CacheSize is the maximum number of cached result sets. The default is
-	// 10000.
+	// CacheSize is the maximum number of cached result sets.
 	CacheSize int `yaml:"cache_size"`
 	// Breaker configures the per-provider circuit breaker.
 	Breaker Breaker `yaml:"breaker"`
@@ -64,13 +62,13 @@ type Search struct {
 
 // Breaker configures a per-provider circuit breaker.
 type Breaker struct {
-	// Failures is how many consecutive failures open the breaker. The
-	// default is 5. Authentication, quota and "blocked" errors open it at
-	// once, a rate limit with Retry-After opens it for that long, and
-	// invalid queries never count.
+	// Failures is how many consecutive failures open the breaker.
+	// Authentication, quota and "blocked" errors open it at once, a rate limit
+	// with Retry-After opens it for that long, and invalid queries never
+	// count.
 	Failures int `yaml:"failures"`
 	// Cooldown is how long an open breaker skips its provider before letting
-	// one trial request through. The default is 30s.
+	// one trial request through.
 	Cooldown time.Duration `yaml:"cooldown"`
 }
 

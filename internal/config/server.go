@@ -25,17 +25,15 @@ type Server struct {
 	// such as https://console.example.com.
 	AllowedOrigins []string `yaml:"allowed_origins"`
 	// MaxRequestBytes caps the body of one request. Larger bodies are
-	// rejected with 413. The default is 1048576 (1 MiB), far above any
-	// legitimate search, fetch or MCP request.
+	// rejected with 413. The default is far above any legitimate search,
+	// fetch or MCP request.
 	MaxRequestBytes int64 `yaml:"max_request_bytes"`
-	// MaxConcurrentRequests caps the requests served at once; further
-	// requests get 503 with Retry-After until one finishes (on the
-	// Messages API 529 overloaded_error, which Anthropic clients retry).
-	// The default is 256.
+	// MaxConcurrentRequests caps the requests served at once; further requests
+	// get 503 with Retry-After until one finishes (on the Messages API 529
+	// overloaded_error, which Anthropic clients retry).
 	MaxConcurrentRequests int `yaml:"max_concurrent_requests"`
-	// ShutdownTimeout is how long `webgate serve` waits for in-flight
-	// requests to finish after SIGINT or SIGTERM before closing them. The
-	// default is 15s.
+	// ShutdownTimeout is how long `webgate serve` waits for in-flight requests
+	// to finish after SIGINT or SIGTERM before closing them.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 	// MinHeapBytes, when set, is a heap size below which the Go garbage
 	// collector does not run (package perf/gcfloor). It is off by

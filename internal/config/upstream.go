@@ -17,7 +17,7 @@ type Upstream struct {
 	// Kind is "anthropic" for Anthropic-compatible Messages endpoints or
 	// "openai" for OpenAI Chat Completions-compatible ones (DeepSeek, GLM,
 	// Kimi, OpenRouter, Copilot, Ollama, vLLM), which webgate reaches by
-	// translating every Messages request. The default is anthropic.
+	// translating every Messages request.
 	Kind string `yaml:"kind"`
 	// BaseURL is the upstream's root URL. For kind anthropic the default is
 	// https://api.anthropic.com and requests go to <base_url>/v1/messages.
@@ -42,10 +42,9 @@ type Upstream struct {
 	// refuses it: its requests are forwarded as the client sent them.
 	Models []ModelRule `yaml:"models"`
 	// MaxIterations caps the upstream calls of one emulated turn. When the
-	// model still wants to search or fetch after this many, the response
-	// ends with stop_reason "pause_turn" and the client continues it by
-	// sending the conversation back, as Anthropic documents. The default
-	// is 10.
+	// model still wants to search or fetch after this many, the response ends
+	// with stop_reason "pause_turn" and the client continues it by sending the
+	// conversation back, as Anthropic documents.
 	MaxIterations int `yaml:"max_iterations"`
 	// MaxCompletionTokens, for kind openai, sends max_tokens as
 	// max_completion_tokens, which OpenAI's reasoning models require. Most
@@ -60,23 +59,23 @@ type Upstream struct {
 	// clients send their own upstream key beside their webgate key.
 	APIKey string `yaml:"api_key"`
 	// MaxBodyBytes caps the size of a request body the proxy accepts. The
-	// default is 33554432 (32 MiB), Anthropic's own limit for the Messages
-	// API; larger bodies are refused with request_too_large.
+	// default is Anthropic's own limit for the Messages API; larger bodies
+	// are refused with request_too_large.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// MaxBodyBytesInFlight bounds the request body bytes the proxy holds
 	// at once, across all requests: the worst case would otherwise be
 	// server.max_concurrent_requests times max_body_bytes (8 GiB by
 	// default). A request whose body does not fit waits up to 10s for
 	// others to finish, then is refused with 529 overloaded_error and
-	// Retry-After, which Anthropic clients retry. The default is 134217728
-	// (128 MiB), or max_body_bytes when that is larger; it may not be
+	// Retry-After, which Anthropic clients retry. When max_body_bytes is
+	// larger than the default, the default rises to it; it may not be
 	// smaller than max_body_bytes.
 	MaxBodyBytesInFlight int64 `yaml:"max_body_bytes_in_flight"`
 	// ResponseHeaderTimeout bounds the wait for the upstream's response
 	// headers, and then every wait for more of the reply: an upstream that
 	// goes silent that long mid-stream is cut off (the client gets an
 	// error event). Non-streaming requests only get headers once the whole
-	// reply is generated, so the default is a generous 10m.
+	// reply is generated, so the default is generous.
 	ResponseHeaderTimeout time.Duration `yaml:"response_header_timeout"`
 	// SealKeys are the keys that encrypt and authenticate the opaque
 	// encrypted_content and encrypted_index values webgate gives clients.
@@ -173,23 +172,23 @@ type UpstreamWebSearch struct {
 	// true; it needs the page fetcher.
 	Enrich *bool `yaml:"enrich"`
 	// EnrichPages is how many top results are fetched concurrently for
-	// enrichment. The default is 3; at most 10.
+	// enrichment. At most 10.
 	EnrichPages int `yaml:"enrich_pages"`
 	// EnrichTimeout bounds enrichment as a whole; pages not fetched by then
-	// are left out. The default is 2s.
+	// are left out.
 	EnrichTimeout time.Duration `yaml:"enrich_timeout"`
 	// PassagesPerPage is how many key passages are kept from each enriched
-	// page. The default is 2.
+	// page.
 	PassagesPerPage int `yaml:"passages_per_page"`
 	// MaxResults is the number of results asked of the search engine; 0,
 	// the default, means the engine's search.max_results.
 	MaxResults int `yaml:"max_results"`
 	// MaxQueryLength is the longest query, in characters, that is searched;
-	// longer ones get the query_too_long error. The default is 500.
+	// longer ones get the query_too_long error.
 	MaxQueryLength int `yaml:"max_query_length"`
 	// PingInterval is how often a ping event is streamed while a search or
 	// enrichment is running, keeping idle-timeout proxies from cutting the
-	// stream. The default is 10s.
+	// stream.
 	PingInterval time.Duration `yaml:"ping_interval"`
 }
 

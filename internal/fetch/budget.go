@@ -40,10 +40,6 @@ const (
 	costPerByte = 16
 )
 
-// DefaultExtractMemory is the default extraction budget: 256 MiB, which
-// keeps four 10 MB pages fetched at once within a 512 MiB container.
-const DefaultExtractMemory = 256 << 20
-
 // minExtractMemory is the smallest budget accepted: a page of a few
 // hundred KiB must fit whole.
 const minExtractMemory = 8 << 20

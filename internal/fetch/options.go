@@ -12,34 +12,34 @@ import (
 )
 
 // Options configures a Fetcher. It mirrors config.Fetch; zero values take
-// the same defaults as the configuration file.
+// the configuration file's defaults, read from config.Default() (see
+// docs/configuration.md for their values), so they are written once.
 type Options struct {
 	// AllowPrivateNetworks lets the fetcher connect to loopback, private,
 	// link-local and other non-public addresses.
 	AllowPrivateNetworks bool
-	// MaxBodyBytes caps a response body after decompression (10 MiB).
+	// MaxBodyBytes caps a response body after decompression.
 	MaxBodyBytes int64
-	// MaxCompressionRatio caps decoded/encoded size for compressed bodies
-	// (100).
+	// MaxCompressionRatio caps decoded/encoded size for compressed bodies.
 	MaxCompressionRatio int
 	// Timeout bounds a whole fetch: robots.txt, redirects, body and
-	// extraction (30s).
+	// extraction.
 	Timeout time.Duration
-	// MaxURLLength rejects longer URLs before any network access (8192).
+	// MaxURLLength rejects longer URLs before any network access.
 	MaxURLLength int
-	// MaxRedirects caps the redirects followed (10).
+	// MaxRedirects caps the redirects followed.
 	MaxRedirects int
 	// IgnoreRobots disables robots.txt checks.
 	IgnoreRobots bool
 	// UserAgent is sent with every request.
 	UserAgent string
-	// PerHostConcurrency caps simultaneous requests to one host (4).
+	// PerHostConcurrency caps simultaneous requests to one host.
 	PerHostConcurrency int
-	// CacheTTL is how long a fetched page is reused (15m); negative
-	// disables the cache.
+	// CacheTTL is how long a fetched page is reused; negative disables
+	// the cache.
 	CacheTTL time.Duration
-	// CacheSize is the maximum number of cached pages (1000); negative
-	// disables the cache.
+	// CacheSize is the maximum number of cached pages; negative disables
+	// the cache.
 	CacheSize int
 	// Cache, when set, replaces the built-in in-process page cache, for
 	// example with a cache.Tiered whose second tier is shared through
@@ -51,11 +51,11 @@ type Options struct {
 	// fetcher downloaded (after decompression), for metrics. Cache hits
 	// and callers who joined an identical fetch in flight add nothing.
 	OnDownload func(bytes int)
-	// PDFTimeout bounds PDF text extraction (10s).
+	// PDFTimeout bounds PDF text extraction.
 	PDFTimeout time.Duration
 	// ExtractMemory is the budget for HTML extraction shared by all of
 	// the Fetcher's requests (webgate runs one Fetcher per process), in
-	// bytes of estimated peak memory (DefaultExtractMemory). Pages wait
+	// bytes of estimated peak memory. Pages wait
 	// for room in it, and a page estimated at more than half of it is
 	// extracted in part (see budget.go).
 	ExtractMemory int64
@@ -63,7 +63,7 @@ type Options struct {
 	RobotsCacheTTL time.Duration
 	// Logger receives debug and warning logs; nil discards them.
 	Logger *slog.Logger
-	// Render is the mode of requests that do not choose one (auto).
+	// Render is the mode of requests that do not choose one.
 	// RenderNever also turns rendering off for requests that ask for it.
 	Render RenderMode
 	// Renderer renders pages in a browser (package internal/fetch/render); nil
@@ -104,45 +104,50 @@ func OptionsFromConfig(c config.Fetch) Options {
 	}
 }
 
+// applyDefaults fills zero values from config.Default(), the one place the
+// defaults are written, so that a Fetcher built from Options{} behaves like
+// one built from a configuration file without a fetch section.
 func (o *Options) applyDefaults() {
+	d := OptionsFromConfig(config.Default().Fetch)
 	if o.MaxBodyBytes == 0 {
-		o.MaxBodyBytes = 10 << 20
+		o.MaxBodyBytes = d.MaxBodyBytes
 	}
 	if o.MaxCompressionRatio == 0 {
-		o.MaxCompressionRatio = 100
+		o.MaxCompressionRatio = d.MaxCompressionRatio
 	}
 	if o.Timeout == 0 {
-		o.Timeout = 30 * time.Second
+		o.Timeout = d.Timeout
 	}
 	if o.MaxURLLength == 0 {
-		o.MaxURLLength = 8192
+		o.MaxURLLength = d.MaxURLLength
 	}
 	if o.MaxRedirects == 0 {
-		o.MaxRedirects = 10
+		o.MaxRedirects = d.MaxRedirects
 	}
 	if o.UserAgent == "" {
-		o.UserAgent = config.DefaultUserAgent
+		o.UserAgent = d.UserAgent
 	}
 	if o.PerHostConcurrency == 0 {
-		o.PerHostConcurrency = 4
+		o.PerHostConcurrency = d.PerHostConcurrency
 	}
 	if o.CacheTTL == 0 {
-		o.CacheTTL = 15 * time.Minute
+		o.CacheTTL = d.CacheTTL
 	}
 	if o.CacheSize == 0 {
-		o.CacheSize = 1000
+		o.CacheSize = d.CacheSize
 	}
 	if o.PDFTimeout == 0 {
-		o.PDFTimeout = 10 * time.Second
+		o.PDFTimeout = d.PDFTimeout
 	}
 	if o.ExtractMemory == 0 {
-		o.ExtractMemory = DefaultExtractMemory
+		o.ExtractMemory = d.ExtractMemory
 	}
+	// robots.txt caching is not configurable: this is its only default.
 	if o.RobotsCacheTTL == 0 {
 		o.RobotsCacheTTL = time.Hour
 	}
 	if o.Render == RenderDefault {
-		o.Render = RenderAuto
+		o.Render = d.Render
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -11,8 +11,9 @@ import (
 	"github.com/webgate/webgate/internal/config"
 )
 
-// documentedDefaults are the defaults docs/fetch.md and the configuration
-// reference promise.
+// documentedDefaults pins the defaults the configuration reference
+// (rendered from config.Default()) promises, so that a change to them is
+// deliberate: both zero Options and an empty configuration must give them.
 var documentedDefaults = Options{
 	MaxBodyBytes:        10 << 20,
 	MaxCompressionRatio: 100,

@@ -236,13 +236,13 @@ func (g *gen) table(b *bytes.Buffer, prefix string, fs []field, v reflect.Value)
 		if prefix != "" {
 			key = prefix + "." + f.key
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", key, f.goType, formatDefault(fieldValue(v, f)), strings.ReplaceAll(oneParagraph(f.doc), "|", `\|`))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", key, f.goType, formatDefault(fieldValue(v, f), f.key), strings.ReplaceAll(oneParagraph(f.doc), "|", `\|`))
 	}
 	b.WriteString("\n")
 }
 
 // fieldValue is field f of the struct v (through pointers), or an invalid
-// Value when v is invalid or nil, or f lies in a list or map.
+// Value when v is invalid, nil or not a struct (a list or map element).
 func fieldValue(v reflect.Value, f field) reflect.Value {
 	for v.IsValid() && v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -250,15 +250,16 @@ func fieldValue(v reflect.Value, f field) reflect.Value {
 		}
 		v = v.Elem()
 	}
-	if !v.IsValid() || v.Kind() != reflect.Struct || f.elem != "" {
+	if !v.IsValid() || v.Kind() != reflect.Struct {
 		return reflect.Value{}
 	}
 	return v.FieldByName(f.name)
 }
 
-// formatDefault renders a default value as a YAML author would write it,
-// or "" for an invalid or zero value.
-func formatDefault(v reflect.Value) string {
+// formatDefault renders the default value of key as a YAML author would
+// write it, or "" for an invalid or zero value. Sizes in bytes (keys that
+// name bytes or memory) are also shown in KiB, MiB or GiB.
+func formatDefault(v reflect.Value, key string) string {
 	for v.IsValid() && v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return ""
@@ -280,8 +281,26 @@ func formatDefault(v reflect.Value) string {
 		return "`[" + strings.Join(items, ", ") + "]`"
 	case reflect.Map, reflect.Struct:
 		return ""
+	case reflect.Int, reflect.Int64:
+		if strings.Contains(key, "bytes") || strings.Contains(key, "memory") {
+			return fmt.Sprintf("`%d`%s", v.Int(), binarySize(v.Int()))
+		}
 	}
 	return "`" + strings.ReplaceAll(fmt.Sprint(v.Interface()), "|", `\|`) + "`"
+}
+
+// binarySize is " (n MiB)" and the like for a whole number of KiB, MiB
+// or GiB, else "".
+func binarySize(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf(" (%d %s)", n/u.size, u.name)
+		}
+	}
+	return ""
 }
 
 // formatDuration drops the zero units time.Duration.String keeps: 10m, not

@@ -40,25 +40,26 @@ import (
 )
 
 // Options configures a Renderer; zero values take the configuration
-// file's defaults.
+// file's defaults, read from config.Default() (see docs/configuration.md
+// for their values).
 type Options struct {
 	// Path is the browser executable; "" searches PATH (see browserNames).
 	Path string
-	// MaxTabs caps the pages rendered at once (2).
+	// MaxTabs caps the pages rendered at once.
 	MaxTabs int
-	// RestartAfter restarts the browser after this many pages (100).
+	// RestartAfter restarts the browser after this many pages.
 	RestartAfter int
-	// IdleTimeout stops an unused browser (5m); negative never does.
+	// IdleTimeout stops an unused browser; negative never does.
 	IdleTimeout time.Duration
-	// PageTimeout bounds one page's loading and scripts (15s).
+	// PageTimeout bounds one page's loading and scripts.
 	PageTimeout time.Duration
-	// MaxBytes caps one page's sub-request traffic, and its serialised DOM
-	// (20 MiB).
+	// MaxBytes caps one page's sub-request traffic, and its serialised
+	// DOM.
 	MaxBytes int64
-	// MaxRequests caps one page's sub-requests (200).
+	// MaxRequests caps one page's sub-requests.
 	MaxRequests int
 	// Block lists refused resource kinds: image, font, media, stylesheet.
-	// nil means image, font and media; empty blocks nothing.
+	// nil means the configuration's default; empty blocks nothing.
 	Block []string
 	// NoSandbox runs Chromium without its sandbox (always when root).
 	NoSandbox bool
@@ -80,27 +81,30 @@ func OptionsFromConfig(c config.Browser) Options {
 	}
 }
 
+// applyDefaults fills unset values from config.Default(), the one place
+// the defaults are written.
 func (o *Options) applyDefaults() {
+	d := OptionsFromConfig(config.Default().Fetch.Browser)
 	if o.MaxTabs <= 0 {
-		o.MaxTabs = 2
+		o.MaxTabs = d.MaxTabs
 	}
 	if o.RestartAfter <= 0 {
-		o.RestartAfter = 100
+		o.RestartAfter = d.RestartAfter
 	}
 	if o.IdleTimeout == 0 {
-		o.IdleTimeout = 5 * time.Minute
+		o.IdleTimeout = d.IdleTimeout
 	}
 	if o.PageTimeout <= 0 {
-		o.PageTimeout = 15 * time.Second
+		o.PageTimeout = d.PageTimeout
 	}
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = 20 << 20
+		o.MaxBytes = d.MaxBytes
 	}
 	if o.MaxRequests <= 0 {
-		o.MaxRequests = 200
+		o.MaxRequests = d.MaxRequests
 	}
 	if o.Block == nil {
-		o.Block = []string{"image", "font", "media"}
+		o.Block = d.Block
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
