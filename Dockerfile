@@ -19,7 +19,7 @@ RUN go mod download
 COPY . .
 ARG VERSION=dev
 # CGO off: a static binary that needs no libc in the final image.
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/webgate/webgate/cli.Version=${VERSION}" \
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/webgate/webgate/internal/cli.Version=${VERSION}" \
       -o /out/webgate ./cmd/webgate
 
 # The "chromium" target: webgate with Debian's Chromium, so that pages

@@ -110,7 +110,7 @@ func TestDockerfile(t *testing.T) {
 	if len(from) < 2 {
 		t.Errorf("want a multi-stage build, found %d FROM lines", len(from))
 	}
-	for _, want := range []string{"CGO_ENABLED=0", "HEALTHCHECK", "ENTRYPOINT", "./cmd/webgate", "healthcheck", "-X github.com/webgate/webgate/cli.Version="} {
+	for _, want := range []string{"CGO_ENABLED=0", "HEALTHCHECK", "ENTRYPOINT", "./cmd/webgate", "healthcheck", "-X github.com/webgate/webgate/internal/cli.Version="} {
 		if !strings.Contains(df, want) {
 			t.Errorf("Dockerfile lacks %q", want)
 		}

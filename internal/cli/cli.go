@@ -66,7 +66,7 @@ type root struct {
 	Healthcheck healthcheckCmd `cmd:"" help:"Ask a running server's /healthz (or --url) and exit 0 when it answers 200; for container health checks."`
 }
 
-// Version is set at build time with -ldflags "-X github.com/webgate/webgate/cli.Version=...".
+// Version is set at build time with -ldflags "-X github.com/webgate/webgate/internal/cli.Version=...".
 var Version = "dev"
 
 type versionCmd struct{}
