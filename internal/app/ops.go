@@ -120,12 +120,6 @@ func (s *Service) Release() error {
 	return s.Redis.Close()
 }
 
-// ProviderStatus reports the circuit breaker of every provider in the
-// chain, in order.
-func (s *Service) ProviderStatus() []search.ProviderStatus {
-	return s.engine.Status()
-}
-
 // ProvidersAvailable reports how many providers can be asked now (breaker
 // closed, half-open, or open with its cooldown over) out of the chain.
 func (s *Service) ProvidersAvailable() (available, total int) {

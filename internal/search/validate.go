@@ -1,7 +1,6 @@
 package search
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -115,13 +114,6 @@ func (e *ValidationError) Has(field, code string) bool {
 		}
 	}
 	return false
-}
-
-// IsProblem reports whether err is a *ValidationError with a problem of
-// this field and code.
-func IsProblem(err error, field, code string) bool {
-	var ve *ValidationError
-	return errors.As(err, &ve) && ve.Has(field, code)
 }
 
 // Validate checks q against l and reports every problem, field by field,
