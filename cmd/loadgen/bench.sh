@@ -29,8 +29,9 @@ conns=${CONNS:-50}
 level=${LOG_LEVEL:-info}
 out=${OUT:-/tmp/webgate-bench}
 addr=127.0.0.1:${PORT:-8788}
-rec=${RECORDING:-/work/shared/protocol/claude-code/search-execution-request.json}
 here=$(cd "$(dirname "$0")" && pwd)
+# ../shared sits beside the repository (two levels above this folder).
+rec=${RECORDING:-$here/../../../shared/protocol/claude-code/search-execution-request.json}
 mkdir -p "$out"
 go build -o "$out/loadgen" "$here"
 "$out/loadgen" body -request "$rec" > "$out/body.json"
