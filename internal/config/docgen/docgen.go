@@ -244,28 +244,30 @@ func (g *gen) table(b *bytes.Buffer, prefix string, fs []field, v reflect.Value)
 // fieldValue is field f of the struct v (through pointers), or an invalid
 // Value when v is invalid, nil or not a struct (a list or map element).
 func fieldValue(v reflect.Value, f field) reflect.Value {
-	for v.IsValid() && v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return reflect.Value{}
-		}
-		v = v.Elem()
-	}
+	v = deref(v)
 	if !v.IsValid() || v.Kind() != reflect.Struct {
 		return reflect.Value{}
 	}
 	return v.FieldByName(f.name)
 }
 
+// deref follows pointers from v to the value they point at, or returns an
+// invalid Value at a nil pointer.
+func deref(v reflect.Value) reflect.Value {
+	for v.IsValid() && v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return reflect.Value{}
+		}
+		v = v.Elem()
+	}
+	return v
+}
+
 // formatDefault renders the default value of key as a YAML author would
 // write it, or "" for an invalid or zero value. Sizes in bytes (keys that
 // name bytes or memory) are also shown in KiB, MiB or GiB.
 func formatDefault(v reflect.Value, key string) string {
-	for v.IsValid() && v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return ""
-		}
-		v = v.Elem()
-	}
+	v = deref(v)
 	if !v.IsValid() || v.IsZero() {
 		return ""
 	}
