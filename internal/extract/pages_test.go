@@ -114,7 +114,7 @@ func TestReactStreamedContent(t *testing.T) {
 	}
 }
 
-func TestClassifyProduct(t *testing.T) {
+func TestClassifyPage(t *testing.T) {
 	for _, tc := range []struct {
 		name, head, body string
 		want             pageKind
@@ -132,6 +132,12 @@ func TestClassifyProduct(t *testing.T) {
 		{"blog post with og:type article and a product box", `<meta property="og:type" content="article"><script type="application/ld+json">[{"@type":"BlogPosting"},{"@type":"Product"}]</script>`, ``, kindArticle},
 		{"og:type article with one microdata product", `<meta property="og:type" content="article">`, `<div itemscope itemtype="https://schema.org/Product">Kettle</div>`, kindArticle},
 		{"service page with a rated product and og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9"}}</script>`, ``, kindArticle},
+		// Microformats: one post marked hentry or h-entry is a story; a
+		// list of them is an archive; a WordPress static page is none.
+		{"one hAtom post", ``, `<div class="post hentry"><div class="post-body entry-content">text</div></div>`, kindArticle},
+		{"one h-entry with h-entry comments", ``, `<article class="h-entry"><p>text</p><div class="h-entry p-comment">reply</div></article>`, kindArticle},
+		{"a blog's home page", ``, `<div class="post hentry">A</div><div class="post hentry">B</div>`, kindOther},
+		{"a WordPress static page", ``, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))

@@ -71,7 +71,42 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	if pm.microArticles == 1 {
 		return kindArticle
 	}
+	// Microformats say the same in class names: blog software (Blogger,
+	// WordPress themes, IndieWeb sites) marks each post "hentry" (hAtom)
+	// or "h-entry" (microformats2). One marks the story; a home page or
+	// an archive marks every post it lists. WordPress marks its static
+	// pages (a site's service and landing pages) "hentry" as well, with
+	// "type-page" beside it: those are not counted.
+	if hEntries(doc) == 1 {
+		return kindArticle
+	}
 	return kindOther
+}
+
+// hEntries counts the outermost elements marked as a post by
+// microformats (class "hentry" or "h-entry"), stopping at two. Entries
+// inside an entry (comments as h-entry or h-cite) are not counted.
+func hEntries(doc *html.Node) int {
+	n := 0
+	var walk func(*html.Node)
+	walk = func(p *html.Node) {
+		for c := p.FirstChild; c != nil && n < 2; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if cls := attr(c, "class"); cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry")) {
+				if !hasToken(cls, "type-page") {
+					n++
+				}
+				continue
+			}
+			walk(c)
+		}
+	}
+	if doc != nil {
+		walk(doc)
+	}
+	return n
 }
 
 // declaresOneProduct reports a page that describes a single product in

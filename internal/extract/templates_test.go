@@ -23,11 +23,15 @@ import (
 //     a dateline, a section line, a photo credit and an ad label;
 //   - wordpress: an ad label, a "Read more:" line, captions and tags;
 //   - medium: a Medium-like post with claps, follow buttons and rails;
-//   - figure-tail: a blog whose last paragraphs follow figures and an aside.
+//   - figure-tail: a blog whose last paragraphs follow figures and an aside;
+//   - blogger: an undeclared German Blogger post (hAtom classes only),
+//     written as text and <br> lines, with a sidebar of widgets in <div>s
+//     and comments; go-trafilatura returns its text three times.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
 		with, without []string
+		once          string // must appear exactly once
 	}{
 		{
 			file: "consent-news.html",
@@ -88,6 +92,16 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"I write about small garden projects", "2025 Garden Diary"},
 		},
+		{
+			file: "blogger.html",
+			with: []string{
+				"Als wir das Hochbeet vor drei Jahren aus alten Paletten gebaut haben",
+				"warum wir den Schlauch am Ende doch wieder ausgepackt haben.",
+			},
+			without: []string{"Ich gärtnere seit 2012", "Blog-Archiv", "Eingestellt von", "Labels:",
+				"Diesen Post per E-Mail versenden", "Kommentare zum Post", "Blogs, die ich lese", "Powered by Blogger"},
+			once: "Als wir das Hochbeet vor drei Jahren",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.file, ".html"), func(t *testing.T) {
@@ -110,6 +124,9 @@ func TestArticleTemplates(t *testing.T) {
 					if strings.Contains(doc.Content, s) {
 						t.Errorf("%s: kept %q:\n%s", f, s, doc.Content)
 					}
+				}
+				if n := strings.Count(doc.Content, tt.once); tt.once != "" && n != 1 {
+					t.Errorf("%s: %q appears %d times, want once:\n%s", f, tt.once, n, doc.Content)
 				}
 			}
 		})
