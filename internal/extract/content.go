@@ -109,8 +109,8 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	traf := candTrafilatura(doc, base, trafilatura.Balanced, fbc)
 	if traf != nil && kind != kindArticle {
-		// trafilatura's fallback can return the body twice; counted
-		// twice, it would also outweigh readability below.
+		// A layout that ships a section twice (one copy per screen
+		// size) has it twice in trafilatura's reading too.
 		dedupeRuns(traf)
 	}
 	wt := words(traf)
@@ -242,6 +242,8 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.Extractio
 		adopt(root, res.CommentsNode)
 		fixAtoms(root)
 	}
+	// Counted twice, an echo would also outweigh the other candidates.
+	dedupeEchoes(root, doc)
 	return root
 }
 

@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"strings"
+	"unicode"
+
 	"golang.org/x/net/html"
 )
 
@@ -58,7 +61,137 @@ func dedupeRuns(root *html.Node) {
 	}
 }
 
+// dedupeEchoes removes, from go-trafilatura's output, a run of consecutive
+// leaf blocks whose text it has already given earlier in root: at least
+// minRunLeaves leaves and minRunWords words, or a single stretch of
+// minRepeatWords words or more. go-trafilatura returns a blog post written
+// as text and <br> lines (Blogger's post body) up to three times: as the
+// lines, again under the date and title of the post's container, and
+// again as separate paragraphs; and it gives comments twice. A leaf
+// repeats what was said when each of its word sequences of repeatShingle
+// words was seen before it (so a paragraph that was one line of an
+// earlier block counts), or, when it is shorter than that, when an
+// earlier leaf had exactly its text. A single short repeated leaf is not
+// enough: a pull quote repeats a sentence of the story, and cards repeat
+// their terms. Unlike dedupeRuns, which judges the page's own repeats,
+// this judges the extractor's, so a leaf the page itself prints more
+// than once stays.
+func dedupeEchoes(root, page *html.Node) {
+	type leaf struct {
+		n      *html.Node
+		words  int
+		repeat bool
+	}
+	var leaves []leaf
+	seenText := map[string]bool{}
+	seenGram := map[uint64]bool{}
+	var hs []uint64
+	var window []uint64 // hashes of the last repeatShingle-1 tokens before this leaf
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
+				walk(c)
+				continue
+			}
+			t := collapseSpace(textOf(c))
+			if t == "" {
+				continue
+			}
+			l := leaf{n: c, words: countWords(t)}
+			hs := tokenHashes(t, hs[:0])
+			// Judge the leaf against what came before it, then record it.
+			if len(hs) < repeatShingle {
+				l.repeat = seenText[t]
+			} else {
+				l.repeat = true
+				for i := 0; i+repeatShingle <= len(hs) && l.repeat; i++ {
+					l.repeat = seenGram[shingleHash(hs[i:i+repeatShingle])]
+				}
+			}
+			seenText[t] = true
+			// Sequences that run on from the previous leaf are recorded
+			// too: a line of an earlier block may be a paragraph now, and
+			// a paragraph now may join two earlier lines.
+			run := append(window, hs...)
+			for i := 0; i+repeatShingle <= len(run); i++ {
+				seenGram[shingleHash(run[i:i+repeatShingle])] = true
+			}
+			window = append(window[:0], run[max(0, len(run)-(repeatShingle-1)):]...)
+			leaves = append(leaves, l)
+		}
+	}
+	walk(root)
+	var drop []*html.Node
+	pageText := ""
+	for i := 0; i < len(leaves); {
+		if !leaves[i].repeat {
+			i++
+			continue
+		}
+		j, w := i, 0
+		for j < len(leaves) && leaves[j].repeat {
+			w += leaves[j].words
+			j++
+		}
+		if j-i >= minRunLeaves && w >= minRunWords || w >= minRepeatWords {
+			for _, l := range leaves[i:j] {
+				// A paragraph the page itself prints more than once
+				// (a refrain, a repeated notice, a test page's filler)
+				// is the author's, not an echo.
+				if pageText == "" {
+					pageText = squeeze(textOf(page))
+				}
+				if strings.Count(pageText, squeeze(textOf(l.n))) <= 1 {
+					drop = append(drop, l.n)
+				}
+			}
+		}
+		i = j
+	}
+	for _, n := range drop {
+		removeNode(n)
+	}
+}
+
+// tokenHashes appends to hs a hash of each token of s, the tokens as
+// wordTokens splits them (runs of letters, digits and _, lower-cased),
+// without building the strings.
+func tokenHashes(s string, hs []uint64) []uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h, in := uint64(offset), false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			h = (h ^ uint64(unicode.ToLower(r))) * prime
+			in = true
+			continue
+		}
+		if in {
+			hs = append(hs, h)
+			h, in = offset, false
+		}
+	}
+	if in {
+		hs = append(hs, h)
+	}
+	return hs
+}
+
+// shingleHash combines the hashes of a sequence of tokens, in order.
+func shingleHash(hs []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range hs {
+		h = (h ^ x) * 1099511628211
+	}
+	return h
+}
+
 const (
-	minRunLeaves = 3
-	minRunWords  = 30
+	minRunLeaves   = 3
+	minRunWords    = 30
+	minRepeatWords = 50
+	repeatShingle  = 6
 )

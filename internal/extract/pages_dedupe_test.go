@@ -2,6 +2,8 @@ package extract
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,5 +92,41 @@ func TestRepeatedSection(t *testing.T) {
 	}
 	if n := strings.Count(doc.Content, "print-ready files"); n != 1 {
 		t.Errorf("section appears %d times, want 1:\n%s", n, doc.Content)
+	}
+}
+
+// TestDedupeEchoes: go-trafilatura gives an undeclared Blogger post (text
+// and <br> lines) three times; webgate gives it once. A paragraph the
+// page itself prints several times keeps every copy.
+func TestDedupeEchoes(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "articles", "blogger.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without its hAtom classes the post is no declared article, and
+	// trafilatura's reading of the page is the candidate that wins.
+	page := strings.ReplaceAll(string(body), "hentry", "")
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://gartenwelt.example.org/2016/06/hochbeet.html", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Als wir das Hochbeet vor drei Jahren", "Nächste Woche berichte ich", "Toller Bericht!"} {
+		if n := strings.Count(doc.Content, s); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", s, n, doc.Content)
+		}
+	}
+
+	filler := "<p>" + strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipisicing elit. ", 8) + "</p>"
+	src := "<html><body><div>" + strings.Repeat(filler, 4) + "</div></body></html>"
+	pageDoc := parsePage(t, src)
+	out := parsePage(t, src)
+	dedupeEchoes(out, pageDoc)
+	if n := len(collectElements(out, func(c *html.Node) visit {
+		if isElem(c, atom.P) {
+			return take
+		}
+		return descend
+	})); n != 4 {
+		t.Errorf("the page's own repeated paragraph kept %d times, want 4", n)
 	}
 }
