@@ -125,7 +125,7 @@ func dropArticleFurniture(root *html.Node) {
 			continue
 		}
 		switch {
-		case isAdLabel(b), isCreditLine(b), isTagList(b):
+		case isLabelLine(b):
 			drop = append(drop, b)
 		case !prose && w <= maxKickerWords && (classWords(b, kickerWords) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
 			// The section name above the headline, or the site's
@@ -150,6 +150,26 @@ func dropArticleFurniture(root *html.Node) {
 			removeNode(n)
 		}
 	}
+}
+
+// isLabelLine reports a block that is an ad slot's label, a photo credit
+// or a tag list: furniture by its own words and shape, on any page.
+func isLabelLine(b *html.Node) bool {
+	return isAdLabel(b) || isCreditLine(b) || isTagList(b)
+}
+
+// dropLabelLines removes label lines (isLabelLine) from a page that is
+// not a declared article (which tidyArticle cleans whole): undeclared
+// news and blog pages carry the same ad labels, credits and tag lists.
+// Nothing is removed when they would hold a third of the text.
+func dropLabelLines(root *html.Node) {
+	var drop []*html.Node
+	for _, b := range leafBlocks(root) {
+		if wordCount(b) > 0 && isLabelLine(b) {
+			drop = append(drop, b)
+		}
+	}
+	removeUnlessThird(root, drop)
 }
 
 // leafBlocks are the block elements under root that hold no block, and

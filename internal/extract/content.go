@@ -117,6 +117,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// The cleaned page has already lost the chrome an article extractor
 	// would drop, so trafilatura should keep most of it, not a part.
 	if kind != kindArticle && (wt*10 < wc*7 || elsewhere(read, traf, clean, wc)) {
+		if kind != kindForum {
+			dropLabelLines(clean)
+		}
 		return clean
 	}
 	// Readability copies the page's own markup (code classes, nested
@@ -143,6 +146,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// screens) repeats it in readability's candidate too.
 	if pick == read && read != nil {
 		dedupeRuns(pick)
+	}
+	if kind != kindForum {
+		dropLabelLines(pick)
 	}
 	return pick
 }

@@ -26,7 +26,9 @@ import (
 //   - figure-tail: a blog whose last paragraphs follow figures and an aside;
 //   - blogger: an undeclared German Blogger post (hAtom classes only),
 //     written as text and <br> lines, with a sidebar of widgets in <div>s
-//     and comments; go-trafilatura returns its text three times.
+//     and comments; go-trafilatura returns its text three times;
+//   - undeclared-news: a French regional news page of the 2010s, with no
+//     page-type declaration at all, an ad label and a tag list.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -101,6 +103,14 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Ich gärtnere seit 2012", "Blog-Archiv", "Eingestellt von", "Labels:",
 				"Diesen Post per E-Mail versenden", "Kommentare zum Post", "Blogs, die ich lese", "Powered by Blogger"},
 			once: "Als wir das Hochbeet vor drei Jahren",
+		},
+		{
+			file: "undeclared-news.html",
+			with: []string{
+				"Le conseil de la métropole a adopté lundi soir, par 52 voix contre 9",
+				"une navette gratuite reliera la place de la Liberté au port",
+			},
+			without: []string{"Publicité", "Mots-clés"},
 		},
 	}
 	for _, tt := range tests {
