@@ -29,22 +29,29 @@ var (
 // advertisement" fits, a sentence about advertising does not.
 const maxAdLabelWords = 6
 
-// isAdLabel reports a block whose whole text labels an ad slot.
+// isAdLabel reports a block whose whole text labels an ad slot: label
+// words with an ad word, or a sentence that only says the story goes on
+// below ("Article continues below", "Story continues below"), which is
+// printed nowhere but above an ad slot.
 func isAdLabel(n *html.Node) bool {
 	if wordCount(n) > maxAdLabelWords {
 		return false
 	}
 	toks := wordTokens(textOf(n))
-	core := false
+	core, goesOn, below := false, false, false
 	for _, t := range toks {
 		switch {
 		case adCoreWords[t]:
 			core = true
 		case !adLabelWords[t]:
 			return false
+		case t == "continues" || t == "continue":
+			goesOn = true
+		case t == "below":
+			below = true
 		}
 	}
-	return core
+	return core || goesOn && below
 }
 
 // creditLabel starts a photo credit: "Photo: Reuters", "Bild: picture

@@ -158,14 +158,15 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "ad slot labels in several languages",
-			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>`,
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité"},
+			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
+				story + `<p>Article Continues Below</p>`,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below"},
 			kept: []string{"The council approved"},
 		},
 		{
 			name: "a sentence about advertising is kept",
-			html: story + `<p>Advertising revenue fell by a third last year.</p>`,
-			kept: []string{"Advertising revenue fell"},
+			html: story + `<p>Advertising revenue fell by a third last year.</p><p>The story continues below the fold.</p>`,
+			kept: []string{"Advertising revenue fell", "continues below the fold"},
 		},
 		{
 			name: "photo credits",
