@@ -80,7 +80,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// the fallback that would hand back readability's block)
 			// decides. Only such a block pays for the extra run.
 			if candidateShape(read) != "" {
-				if full := candTrafilatura(doc, base, trafilatura.Balanced, false); safetyNet(read, full) {
+				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) {
 					tidyArticle(full, pm.Title)
 					return full
 				}
@@ -92,7 +92,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// text outside the container it settles on (divs, lists), and
 			// the pruning then took those from the story; bylines,
 			// credits and link teasers are dropped under either focus.
-			if ref := candTrafilatura(asDocument(read), base, trafilatura.FavorRecall, false); ref != nil {
+			if ref := candTrafilatura(asDocument(read), base, trafRun{focus: trafilatura.FavorRecall, comments: true}); ref != nil {
 				pruneByConsensus(read, textOf(ref))
 			}
 			tidyArticle(read, pm.Title)
@@ -110,7 +110,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// on. On WCXB-dev that took a recipe from its 113-word introduction
 	// to its 677 words and gained 0.0010 over handing ours over, for
 	// about 6% more CPU.
-	traf := candTrafilatura(doc, base, trafilatura.Balanced, true)
+	traf := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, fallback: true, comments: kind == kindForum})
 	if traf != nil && kind != kindArticle {
 		// A layout that ships a section twice (one copy per screen
 		// size) has it twice in trafilatura's reading too.
@@ -223,15 +223,24 @@ func words(n *html.Node) int {
 	return wordCount(n)
 }
 
-// candTrafilatura runs go-trafilatura. Comments are kept: on forums and
-// Q&A pages they are the content.
-// With fallback set its fallback extractors (its own readability port and
-// DOM distiller) are on.
-func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.ExtractionFocus, fallback bool) *html.Node {
+// trafRun says how candTrafilatura runs go-trafilatura.
+type trafRun struct {
+	focus trafilatura.ExtractionFocus
+	// fallback turns on its fallback extractors (its own readability
+	// port and DOM distiller).
+	fallback bool
+	// comments appends the comments it finds to the content: on forums
+	// and Q&A pages they are the content, elsewhere a thread under the
+	// page (declared articles drop theirs before extraction).
+	comments bool
+}
+
+// candTrafilatura runs go-trafilatura as run says.
+func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
 		OriginalURL:    base,
-		EnableFallback: fallback,
-		Focus:          focus,
+		EnableFallback: run.fallback,
+		Focus:          run.focus,
 		IncludeLinks:   true,
 		HtmlDateMode:   trafilatura.Disabled,
 		// Metadata and language detection (a fifth of the extraction's
@@ -246,7 +255,7 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, focus trafilatura.Extractio
 	adopt(root, res.ContentNode)
 	fixAtoms(root)
 	dropFlatRepeat(root, headText(doc))
-	if res.CommentsNode != nil {
+	if run.comments && res.CommentsNode != nil {
 		adopt(root, res.CommentsNode)
 		fixAtoms(root)
 	}

@@ -3,11 +3,14 @@ package extract
 import (
 	"context"
 	"errors"
+	"fmt"
+	nurl "net/url"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -323,6 +326,41 @@ func TestArticleComments(t *testing.T) {
 		}
 		if got := strings.Contains(doc.Content, "I disagree"); got != tc.wantComments {
 			t.Errorf("%s: comments kept = %v, want %v\n%.400s", tc.name, got, tc.wantComments, doc.Content)
+		}
+	}
+}
+
+// TestTrafilaturaComments: trafilatura's candidate carries the comment
+// thread it finds under a story only when asked to (on forum threads,
+// where the replies are the content).
+func TestTrafilaturaComments(t *testing.T) {
+	story := `<p>The council approved the new budget for the harbour after a long debate about the cost of dredging.</p>
+<p>Fishermen had asked for the channel to be deepened before the winter storms, when the sandbanks move.</p>
+<p>The harbour master said the work would start in October and take about six weeks to finish.</p>
+<p>Two councillors voted against the plan, saying the money should go to the lifeboat station instead.</p>
+<p>The dredged sand will be used to rebuild the dunes north of the harbour, which lost several metres last year.</p>
+<p>A public meeting about the timetable for the work will be held in the town hall on the first Monday of September.</p>
+<p>Residents of the harbour front have been promised that the dredger will not work at night or on Sundays.</p>`
+	var comments strings.Builder
+	for i, who := range []string{"Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"} {
+		fmt.Fprintf(&comments, `<li class="comment"><div class="comment-content"><p>I disagree with %s, reader number %d, because the lifeboat station needs a new slipway, `+
+			`the old one floods at every spring tide, and nobody on the council has been down there to look at it since %d.</p></div></li>`, who, i+1, 2010+i)
+	}
+	page := []byte(`<html><head><title>Budget</title></head><body><div class="content"><h1>Budget</h1>` + story +
+		`</div><div id="comments" class="comments-area"><h2>Comments</h2><ol class="commentlist">` + comments.String() + `</ol></div></body></html>`)
+	base, _ := nurl.Parse("https://harbour.example/budget")
+	for _, comments := range []bool{false, true} {
+		doc, err := parseHTML(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepareDoc(doc)
+		text := renderText(candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, fallback: true, comments: comments}))
+		if !strings.Contains(text, "cost of dredging") {
+			t.Errorf("comments=%v: lost the story:\n%s", comments, text)
+		}
+		if got := strings.Contains(text, "I disagree"); got != comments {
+			t.Errorf("comments=%v: comment thread in the candidate = %v\n%s", comments, got, text)
 		}
 	}
 }
