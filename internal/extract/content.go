@@ -55,6 +55,14 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if ctx.Err() != nil {
 		return nil
 	}
+	if kind == kindOther && read != nil && inComments(read, doc) {
+		// Readability latched onto the comment thread under a short
+		// story (its block is mostly text of the page's comment
+		// sections): without them it finds the story.
+		if commentSections(doc, minNetWords) {
+			read = candReadability(doc, base)
+		}
+	}
 	wr := words(read)
 
 	// The cleaned page is built only when the selection needs it.
@@ -490,7 +498,12 @@ var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(ar
 // list outweighs the story. A page with little prose outside its comments
 // (a link post, an open thread) is a discussion that declares itself an
 // article, and keeps them, as forums and Q&A pages do.
-func dropCommentSections(doc *html.Node) {
+func dropCommentSections(doc *html.Node) { commentSections(doc, minArticleProse) }
+
+// commentSections removes the page's comment sections when at least
+// minProse words of paragraphs stand outside them, and reports whether it
+// did.
+func commentSections(doc *html.Node, minProse int) bool {
 	var drop []*html.Node
 	prose := 0
 	var walk func(n *html.Node)
@@ -510,12 +523,39 @@ func dropCommentSections(doc *html.Node) {
 		}
 	}
 	walk(doc)
-	if prose < minArticleProse {
-		return
+	if prose < minProse || len(drop) == 0 {
+		return false
 	}
 	for _, n := range drop {
 		removeNode(n)
 	}
+	return true
+}
+
+// inComments reports whether most of n's words (seven in ten) are words
+// of the page's comment sections.
+func inComments(n, doc *html.Node) bool {
+	var b strings.Builder
+	var walk func(p *html.Node)
+	walk = func(p *html.Node) {
+		for c := p.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if isCommentSection(c) {
+				b.WriteString(textOf(c))
+				b.WriteByte(' ')
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	if b.Len() == 0 {
+		return false
+	}
+	toks := wordTokens(textOf(n))
+	return len(toks) > 0 && sharedTokens(toks, wordTokens(b.String()))*10 >= len(toks)*7
 }
 
 // minArticleProse is the number of words in paragraphs outside the

@@ -330,24 +330,53 @@ func TestArticleComments(t *testing.T) {
 	}
 }
 
+// harbourPage is an undeclared news page: a story of the given number of
+// paragraphs (at most seven) under a thread of six reader comments.
+func harbourPage(paragraphs int) []byte {
+	story := []string{
+		"The council approved the new budget for the harbour after a long debate about the cost of dredging.",
+		"Fishermen had asked for the channel to be deepened before the winter storms, when the sandbanks move.",
+		"The harbour master said the work would start in October and take about six weeks to finish.",
+		"Two councillors voted against the plan, saying the money should go to the lifeboat station instead.",
+		"The dredged sand will be used to rebuild the dunes north of the harbour, which lost several metres last year.",
+		"A public meeting about the timetable for the work will be held in the town hall on the first Monday of September.",
+		"Residents of the harbour front have been promised that the dredger will not work at night or on Sundays.",
+	}
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Budget</title></head><body><div class="content"><h1>Budget</h1>`)
+	for _, p := range story[:paragraphs] {
+		b.WriteString("<p>" + p + "</p>\n")
+	}
+	b.WriteString(`</div><div id="comments" class="comments-area"><h2>Comments</h2><ol class="commentlist">`)
+	for i, who := range []string{"Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"} {
+		fmt.Fprintf(&b, `<li class="comment"><div class="comment-content"><p>I disagree with %s, reader number %d, because the lifeboat station needs a new slipway, `+
+			`the old one floods at every spring tide, and nobody on the council has been down there to look at it since %d.</p></div></li>`, who, i+1, 2010+i)
+	}
+	b.WriteString(`</ol></div></body></html>`)
+	return []byte(b.String())
+}
+
+// TestShortStoryLongThread: on an undeclared page whose story is shorter
+// than the comment thread under it, readability's densest block is the
+// thread; the story is what comes out, without the thread.
+func TestShortStoryLongThread(t *testing.T) {
+	doc, err := Extract(context.Background(), harbourPage(4), Options{URL: "https://harbour.example/budget", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Content, "cost of dredging") || !strings.Contains(doc.Content, "lifeboat station instead") {
+		t.Errorf("lost the story:\n%s", doc.Content)
+	}
+	if strings.Contains(doc.Content, "I disagree") {
+		t.Errorf("kept the comment thread:\n%s", doc.Content)
+	}
+}
+
 // TestTrafilaturaComments: trafilatura's candidate carries the comment
 // thread it finds under a story only when asked to (on forum threads,
 // where the replies are the content).
 func TestTrafilaturaComments(t *testing.T) {
-	story := `<p>The council approved the new budget for the harbour after a long debate about the cost of dredging.</p>
-<p>Fishermen had asked for the channel to be deepened before the winter storms, when the sandbanks move.</p>
-<p>The harbour master said the work would start in October and take about six weeks to finish.</p>
-<p>Two councillors voted against the plan, saying the money should go to the lifeboat station instead.</p>
-<p>The dredged sand will be used to rebuild the dunes north of the harbour, which lost several metres last year.</p>
-<p>A public meeting about the timetable for the work will be held in the town hall on the first Monday of September.</p>
-<p>Residents of the harbour front have been promised that the dredger will not work at night or on Sundays.</p>`
-	var comments strings.Builder
-	for i, who := range []string{"Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"} {
-		fmt.Fprintf(&comments, `<li class="comment"><div class="comment-content"><p>I disagree with %s, reader number %d, because the lifeboat station needs a new slipway, `+
-			`the old one floods at every spring tide, and nobody on the council has been down there to look at it since %d.</p></div></li>`, who, i+1, 2010+i)
-	}
-	page := []byte(`<html><head><title>Budget</title></head><body><div class="content"><h1>Budget</h1>` + story +
-		`</div><div id="comments" class="comments-area"><h2>Comments</h2><ol class="commentlist">` + comments.String() + `</ol></div></body></html>`)
+	page := harbourPage(7)
 	base, _ := nurl.Parse("https://harbour.example/budget")
 	for _, comments := range []bool{false, true} {
 		doc, err := parseHTML(page)
