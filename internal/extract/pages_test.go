@@ -62,6 +62,14 @@ func TestFurnitureNames(t *testing.T) {
 		{"elementor-element elementor-widget elementor-widget-text-editor", false},
 		{"elementor-widget elementor-widget-nav-menu", true},
 		{"widget widget_recent_entries", true},
+		// Templates name their furniture in the site's language too.
+		{"pied-de-page", true},
+		{"fil-ariane", true},
+		{"seitenleiste", true},
+		{"barra-lateral", true},
+		{"piedipagina", true},
+		{"kruimelpad", true},
+		{"article-partage", false}, // a content word protects the container
 	} {
 		t.Run(tc.class, func(t *testing.T) {
 			n := &html.Node{Type: html.ElementNode, Data: "div", Attr: []html.Attribute{{Key: "class", Val: tc.class}}}
