@@ -21,9 +21,9 @@ var dropAlways = map[atom.Atom]bool{
 // so "post-sidebar" matches but "sidebarless-layout" does not
 // accidentally hide a page. Templates name furniture in their site's
 // language too (here German, French, Spanish, Italian and Dutch): only
-// words that name nothing else are listed, not "kopf", "entete" or "cabecera" (a story's header
-// holds its headline) nor "pub" or "anzeige" (also "publication" and
-// "display").
+// words that name nothing else are listed, not "kopf", "entete" or
+// "cabecera" (a story's header holds its headline) nor "pub" or
+// "anzeige" (also "publication" and "display").
 var boilerWords = wordSet(`nav navbar navigation menu menubar breadcrumb breadcrumbs sidebar side aside footer foot
 	masthead banner cookie cookies consent gdpr newsletter subscribe subscription signup share sharing social socials
 	sharebar related recommended recommendations promo promos promotion advert advertisement ads ad adslot sponsor
