@@ -48,7 +48,8 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind != kindArticle {
 		pruneLandmarks(doc) // for every extractor
 	}
-	if measurePage(doc).large() {
+	size := measurePage(doc)
+	if size.large() {
 		return largeContent(ctx, doc, base, kind)
 	}
 	read := candReadability(doc, base)
@@ -116,9 +117,20 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// two readability ports pick different blocks on some pages, and
 	// trafilatura's comparison then has a second opinion to fall back
 	// on. On WCXB-dev that took a recipe from its 113-word introduction
-	// to its 677 words and gained 0.0010 over handing ours over, for
-	// about 6% more CPU.
-	traf := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, fallback: true, comments: kind == kindForum})
+	// to its 677 words. The second readability run costs what the first
+	// does and grows with the page, so pages past ownFallbackElements
+	// (about the largest twentieth of the benchmark pages) hand ours
+	// over instead.
+	var fbc *trafilatura.FallbackCandidates
+	if size.elements > ownFallbackElements && read != nil {
+		fbc = &trafilatura.FallbackCandidates{Readability: cloneTree(read)}
+	}
+	traf := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, fallback: true, candidates: fbc, comments: kind == kindForum})
+	if traf != nil {
+		// Counted twice, an echo would also outweigh the other
+		// candidates.
+		dedupeEchoes(traf, doc)
+	}
 	if traf != nil && kind != kindArticle {
 		// A layout that ships a section twice (one copy per screen
 		// size) has it twice in trafilatura's reading too.
@@ -171,9 +183,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 // 760 MB, an 8 MiB one 1.6 GB and 30 s. The largest of the 1,800 benchmark
 // pages has 10,019 elements and a paragraph cost of 41 million.
 const (
-	largeElements = 20_000
-	largeParaCost = 256 << 20 // paragraphs × bytes of paragraph text
-	hugeElements  = 100_000   // readability declines pages past this
+	// ownFallbackElements: see mainContent.
+	ownFallbackElements = 2500
+	largeElements       = 20_000
+	largeParaCost       = 256 << 20 // paragraphs × bytes of paragraph text
+	hugeElements        = 100_000   // readability declines pages past this
 )
 
 // pageSize is what the cost of the candidate extractors grows with.
@@ -235,8 +249,10 @@ func words(n *html.Node) int {
 type trafRun struct {
 	focus trafilatura.ExtractionFocus
 	// fallback turns on its fallback extractors (its own readability
-	// port and DOM distiller).
-	fallback bool
+	// port and DOM distiller); candidates, when set, replaces them with
+	// ones already computed.
+	fallback   bool
+	candidates *trafilatura.FallbackCandidates
 	// comments appends the comments it finds to the content: on forums
 	// and Q&A pages they are the content, elsewhere a thread under the
 	// page (declared articles drop theirs before extraction).
@@ -246,11 +262,12 @@ type trafRun struct {
 // candTrafilatura runs go-trafilatura as run says.
 func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
-		OriginalURL:    base,
-		EnableFallback: run.fallback,
-		Focus:          run.focus,
-		IncludeLinks:   true,
-		HtmlDateMode:   trafilatura.Disabled,
+		OriginalURL:        base,
+		EnableFallback:     run.fallback,
+		FallbackCandidates: run.candidates,
+		Focus:              run.focus,
+		IncludeLinks:       true,
+		HtmlDateMode:       trafilatura.Disabled,
 		// Metadata and language detection (a fifth of the extraction's
 		// CPU) change nothing in the content, and webgate reads its own
 		// metadata; see third_party/go-trafilatura/FORK.md.
@@ -267,8 +284,6 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 		adopt(root, res.CommentsNode)
 		fixAtoms(root)
 	}
-	// Counted twice, an echo would also outweigh the other candidates.
-	dedupeEchoes(root, doc)
 	return root
 }
 
