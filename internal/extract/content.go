@@ -112,17 +112,14 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		return nil
 	}
 	cleanPage()
-	// trafilatura runs its own fallbacks (its readability port and DOM
-	// distiller) rather than reusing readability's candidate above: the
-	// two readability ports pick different blocks on some pages, and
-	// trafilatura's comparison then has a second opinion to fall back
-	// on. On WCXB-dev that took a recipe from its 113-word introduction
-	// to its 677 words. The second readability run costs what the first
-	// does and grows with the page, so pages past ownFallbackElements
-	// (about the largest twentieth of the benchmark pages) hand ours
-	// over instead.
+	// trafilatura's fallback reuses readability's candidate instead of
+	// running its own readability port (go-shiori's, slower than ours).
+	// That port picks a different block on some pages and, as a second
+	// opinion, gained WCXB-dev 0.0010 (a recipe's 677 words instead of
+	// its 113-word introduction), but it cost 7% of extraction's CPU and
+	// took the p95 per page from 23 ms to 27-31 ms, past the 30 ms goal.
 	var fbc *trafilatura.FallbackCandidates
-	if size.elements > ownFallbackElements && read != nil {
+	if read != nil {
 		fbc = &trafilatura.FallbackCandidates{Readability: cloneTree(read)}
 	}
 	traf := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, fallback: true, candidates: fbc, comments: kind == kindForum})
@@ -183,11 +180,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 // 760 MB, an 8 MiB one 1.6 GB and 30 s. The largest of the 1,800 benchmark
 // pages has 10,019 elements and a paragraph cost of 41 million.
 const (
-	// ownFallbackElements: see mainContent.
-	ownFallbackElements = 2500
-	largeElements       = 20_000
-	largeParaCost       = 256 << 20 // paragraphs × bytes of paragraph text
-	hugeElements        = 100_000   // readability declines pages past this
+	largeElements = 20_000
+	largeParaCost = 256 << 20 // paragraphs × bytes of paragraph text
+	hugeElements  = 100_000   // readability declines pages past this
 )
 
 // pageSize is what the cost of the candidate extractors grows with.
