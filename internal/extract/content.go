@@ -546,21 +546,15 @@ func commentSections(doc *html.Node, minProse int) bool {
 // of the page's comment sections.
 func inComments(n, doc *html.Node) bool {
 	var b strings.Builder
-	var walk func(p *html.Node)
-	walk = func(p *html.Node) {
-		for c := p.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if isCommentSection(c) {
-				b.WriteString(textOf(c))
-				b.WriteByte(' ')
-				continue
-			}
-			walk(c)
+	for _, c := range collectElements(doc, func(c *html.Node) visit {
+		if isCommentSection(c) {
+			return take
 		}
+		return descend
+	}) {
+		b.WriteString(textOf(c))
+		b.WriteByte(' ')
 	}
-	walk(doc)
 	if b.Len() == 0 {
 		return false
 	}
