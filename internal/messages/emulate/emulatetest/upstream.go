@@ -360,43 +360,6 @@ func fragments(s string) []string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// ToolResults returns the tool_result blocks of the request's messages,
-// by tool_use_id, with their content as text.
-func ToolResults(t testing.TB, req Request) map[string]string {
-	t.Helper()
-	var body struct {
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal(req.Body, &body); err != nil {
-		t.Fatalf("upstream request: %v", err)
-	}
-	out := map[string]string{}
-	for _, m := range body.Messages {
-		var blocks []struct {
-			Type      string          `json:"type"`
-			ToolUseID string          `json:"tool_use_id"`
-			Content   json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(m.Content, &blocks) != nil {
-			continue
-		}
-		for _, b := range blocks {
-			if b.Type != "tool_result" {
-				continue
-			}
-			var s string
-			if json.Unmarshal(b.Content, &s) != nil {
-				s = string(b.Content)
-			}
-			out[b.ToolUseID] = s
-		}
-	}
-	return out
-}
-
 // Contains reports whether the request body contains every substring.
 func (r Request) Contains(subs ...string) bool {
 	for _, s := range subs {
