@@ -146,6 +146,9 @@ func TestClassifyPage(t *testing.T) {
 		{"one h-entry with h-entry comments", ``, `<article class="h-entry"><p>text</p><div class="h-entry p-comment">reply</div></article>`, kindArticle},
 		{"a blog's home page", ``, `<div class="post hentry">A</div><div class="post hentry">B</div>`, kindOther},
 		{"a WordPress static page", ``, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther},
+		{"a WordPress static page with the SEO plugin's og:type article", `<meta property="og:type" content="article">`, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther},
+		{"a WordPress post with og:type article", `<meta property="og:type" content="article">`, `<article class="post-13 post type-post status-publish hentry">Story</article>`, kindArticle},
+		{"a WordPress static page declared an Article in JSON-LD", `<script type="application/ld+json">{"@type":"Article"}</script>`, `<article class="post-12 page type-page hentry">Essay</article>`, kindArticle},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))

@@ -59,8 +59,11 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	// (without an article type, above) is the publisher's more specific
 	// claim. A Product without offers is not: service businesses declare
 	// one to get rating stars in search results, and a microdata product
-	// box is not either: blog posts embed them.
-	if pm.ogType == "article" && !pm.productOffer {
+	// box is not either: blog posts embed them. WordPress's own post
+	// classes are more specific too: "type-page" marks a static page (a
+	// service, landing or listing page), not a post.
+	entries, staticPage := hEntries(doc)
+	if pm.ogType == "article" && !pm.productOffer && !staticPage {
 		return kindArticle
 	}
 	if declaresOneProduct(doc, pm) {
@@ -77,26 +80,29 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	// an archive marks every post it lists. WordPress marks its static
 	// pages (a site's service and landing pages) "hentry" as well, with
 	// "type-page" beside it: those are not counted.
-	if hEntries(doc) == 1 {
+	if entries == 1 {
 		return kindArticle
 	}
 	return kindOther
 }
 
 // hEntries counts the outermost elements marked as a post by
-// microformats (class "hentry" or "h-entry"), stopping at two. Entries
-// inside an entry (comments as h-entry or h-cite) are not counted.
-func hEntries(doc *html.Node) int {
-	n := 0
+// microformats (class "hentry" or "h-entry"), stopping at two, leaving
+// out WordPress's static pages ("type-page"), and reports whether it met
+// one of those. Entries inside an entry (comments as h-entry or h-cite)
+// are not looked at.
+func hEntries(doc *html.Node) (entries int, staticPage bool) {
 	var walk func(*html.Node)
 	walk = func(p *html.Node) {
-		for c := p.FirstChild; c != nil && n < 2; c = c.NextSibling {
+		for c := p.FirstChild; c != nil && entries < 2; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
 			if cls := attr(c, "class"); cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry")) {
-				if !hasToken(cls, "type-page") {
-					n++
+				if hasToken(cls, "type-page") {
+					staticPage = true
+				} else {
+					entries++
 				}
 				continue
 			}
@@ -106,7 +112,7 @@ func hEntries(doc *html.Node) int {
 	if doc != nil {
 		walk(doc)
 	}
-	return n
+	return entries, staticPage
 }
 
 // declaresOneProduct reports a page that describes a single product in
