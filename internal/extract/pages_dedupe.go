@@ -102,7 +102,7 @@ func dedupeEchoes(root, page *html.Node) {
 				continue
 			}
 			l := leaf{n: c, words: countWords(t)}
-			hs := tokenHashes(t, hs[:0])
+			hs = tokenHashes(t, hs[:0])
 			// Judge the leaf against what came before it, then record it.
 			if len(hs) < repeatShingle {
 				l.repeat = seenText[t]
@@ -161,17 +161,16 @@ func dedupeEchoes(root, page *html.Node) {
 // wordTokens splits them (runs of letters, digits and _, lower-cased),
 // without building the strings.
 func tokenHashes(s string, hs []uint64) []uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h, in := uint64(offset), false
+	h, in := uint64(fnvOffset), false
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
-			h = (h ^ uint64(unicode.ToLower(r))) * prime
+			h = (h ^ uint64(unicode.ToLower(r))) * fnvPrime
 			in = true
 			continue
 		}
 		if in {
 			hs = append(hs, h)
-			h, in = offset, false
+			h, in = fnvOffset, false
 		}
 	}
 	if in {
@@ -182,12 +181,18 @@ func tokenHashes(s string, hs []uint64) []uint64 {
 
 // shingleHash combines the hashes of a sequence of tokens, in order.
 func shingleHash(hs []uint64) uint64 {
-	h := uint64(14695981039346656037)
+	h := uint64(fnvOffset)
 	for _, x := range hs {
-		h = (h ^ x) * 1099511628211
+		h = (h ^ x) * fnvPrime
 	}
 	return h
 }
+
+// FNV-1a's 64-bit offset basis and prime, for tokenHashes and shingleHash.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
 
 const (
 	minRunLeaves   = 3
