@@ -16,25 +16,7 @@ import (
 // or tiers of a pricing table repeat their terms ("Not valid with other
 // offers") beside a title of their own, and the reference keeps each.
 func dedupeRuns(root *html.Node) {
-	var leaves []*html.Node
-	var texts []string
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-				if t := collapseSpace(textOf(c)); t != "" {
-					leaves = append(leaves, c)
-					texts = append(texts, t)
-				}
-				continue
-			}
-			walk(c)
-		}
-	}
-	walk(root)
+	leaves, texts := textLeaves(root)
 	first := make(map[string]int, len(texts))
 	var drop []*html.Node
 	for i := 0; i < len(texts); {
@@ -87,44 +69,30 @@ func dedupeEchoes(root, page *html.Node) {
 	seenGram := map[uint64]bool{}
 	var hs []uint64
 	var window []uint64 // hashes of the last repeatShingle-1 tokens before this leaf
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
+	nodes, texts := textLeaves(root)
+	for k, t := range texts {
+		l := leaf{n: nodes[k], words: countWords(t)}
+		hs = tokenHashes(t, hs[:0])
+		// Judge the leaf against what came before it, then record it.
+		if len(hs) < repeatShingle {
+			l.repeat = seenText[t]
+		} else {
+			l.repeat = true
+			for i := 0; i+repeatShingle <= len(hs) && l.repeat; i++ {
+				l.repeat = seenGram[shingleHash(hs[i:i+repeatShingle])]
 			}
-			if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
-				walk(c)
-				continue
-			}
-			t := collapseSpace(textOf(c))
-			if t == "" {
-				continue
-			}
-			l := leaf{n: c, words: countWords(t)}
-			hs = tokenHashes(t, hs[:0])
-			// Judge the leaf against what came before it, then record it.
-			if len(hs) < repeatShingle {
-				l.repeat = seenText[t]
-			} else {
-				l.repeat = true
-				for i := 0; i+repeatShingle <= len(hs) && l.repeat; i++ {
-					l.repeat = seenGram[shingleHash(hs[i:i+repeatShingle])]
-				}
-			}
-			seenText[t] = true
-			// Sequences that run on from the previous leaf are recorded
-			// too: a line of an earlier block may be a paragraph now, and
-			// a paragraph now may join two earlier lines.
-			run := append(window, hs...)
-			for i := 0; i+repeatShingle <= len(run); i++ {
-				seenGram[shingleHash(run[i:i+repeatShingle])] = true
-			}
-			window = append(window[:0], run[max(0, len(run)-(repeatShingle-1)):]...)
-			leaves = append(leaves, l)
 		}
+		seenText[t] = true
+		// Sequences that run on from the previous leaf are recorded too:
+		// a line of an earlier block may be a paragraph now, and a
+		// paragraph now may join two earlier lines.
+		run := append(window, hs...)
+		for i := 0; i+repeatShingle <= len(run); i++ {
+			seenGram[shingleHash(run[i:i+repeatShingle])] = true
+		}
+		window = append(window[:0], run[max(0, len(run)-(repeatShingle-1)):]...)
+		leaves = append(leaves, l)
 	}
-	walk(root)
 	var drop []*html.Node
 	pageText := ""
 	for i := 0; i < len(leaves); {
@@ -177,6 +145,23 @@ func tokenHashes(s string, hs []uint64) []uint64 {
 		hs = append(hs, h)
 	}
 	return hs
+}
+
+// textLeaves returns the block elements under root that hold no block
+// and some text, in document order, with their text (spaces collapsed).
+func textLeaves(root *html.Node) (leaves []*html.Node, texts []string) {
+	for _, c := range collectElements(root, func(c *html.Node) visit {
+		if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
+			return take
+		}
+		return descend
+	}) {
+		if t := collapseSpace(textOf(c)); t != "" {
+			leaves = append(leaves, c)
+			texts = append(texts, t)
+		}
+	}
+	return leaves, texts
 }
 
 // shingleHash combines the hashes of a sequence of tokens, in order.
