@@ -48,8 +48,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind != kindArticle {
 		pruneLandmarks(doc) // for every extractor
 	}
-	size := measurePage(doc)
-	if size.large() {
+	if measurePage(doc).large() {
 		return largeContent(ctx, doc, base, kind)
 	}
 	read := candReadability(doc, base)
