@@ -259,7 +259,7 @@ func TestAuthMCP(t *testing.T) {
 	connect := func(id string) *mcp.ClientSession {
 		t.Helper()
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-		hc := &http.Client{Transport: bearerTransport{e.keys[id], http.DefaultTransport}}
+		hc := &http.Client{Transport: server.BearerTransport{Token: e.keys[id], Base: http.DefaultTransport}}
 		cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: e.ts.URL + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatalf("connect as %s: %v", id, err)
@@ -419,15 +419,3 @@ func TestCheckExposure(t *testing.T) {
 }
 
 func netResolve(addr string) (*net.TCPAddr, error) { return net.ResolveTCPAddr("tcp", addr) }
-
-// bearerTransport sends a webgate key as Authorization: Bearer.
-type bearerTransport struct {
-	tok string
-	rt  http.RoundTripper
-}
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.tok)
-	return b.rt.RoundTrip(r)
-}

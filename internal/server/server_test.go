@@ -159,7 +159,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		t.Fatal("connected without a token")
 	}
 
-	hc := &http.Client{Transport: bearer{token, http.DefaultTransport}}
+	hc := &http.Client{Transport: BearerTransport{Token: token, Base: http.DefaultTransport}}
 	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -172,17 +172,6 @@ func TestMCPOverHTTP(t *testing.T) {
 	if res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "https://go.dev/") {
 		t.Errorf("web_search over HTTP = %+v", res)
 	}
-}
-
-type bearer struct {
-	tok string
-	rt  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.tok)
-	return b.rt.RoundTrip(r)
 }
 
 // TestConcurrencyLimit: with one slot taken, the next request is refused
