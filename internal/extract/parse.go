@@ -14,6 +14,7 @@ import (
 // markup built to break parsers) is parsed again with its excess nesting
 // flattened, so what it says is still extracted.
 func parseHTML(body []byte) (*html.Node, error) {
+	body = closeNoscriptFrames(body)
 	doc, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
 	// html.Parse fails on nothing but a stack of open elements deeper than
 	// 512 (a byte slice has no read errors). The parser can open more
@@ -68,4 +69,81 @@ func flattenDeep(body []byte, limit int) []byte {
 var voidElements = map[string]bool{
 	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true, "input": true,
 	"link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+}
+
+// closeNoscriptFrames gives every <iframe .../> inside a <noscript> block
+// an end tag. Parsed with scripting off (as parseHTML must), a
+// <noscript>'s content is markup, and an <iframe>'s content is raw text
+// up to "</iframe>": the self-closing slash means nothing in HTML, so the
+// tag manager snippet many sites paste as
+// <noscript><iframe src="…" height="0" width="0" /></noscript> swallowed
+// the rest of the page as the frame's text. A browser never sees it so:
+// with scripting on, the <noscript> block is itself raw text ending at
+// "</noscript>". body is returned as it is when nothing needs closing.
+func closeNoscriptFrames(body []byte) []byte {
+	var out []byte
+	done := 0 // body[:done] is in out
+	for i := 0; i < len(body); {
+		start := indexFold(body[i:], "<noscript")
+		if start < 0 {
+			break
+		}
+		start += i
+		end := indexFold(body[start:], "</noscript")
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += start
+		}
+		for j := start; j < end; {
+			f := indexFold(body[j:end], "<iframe")
+			if f < 0 {
+				break
+			}
+			f += j
+			gt := bytes.IndexByte(body[f:end], '>')
+			if gt < 0 {
+				break
+			}
+			gt += f
+			if body[gt-1] == '/' && !hasPrefixFold(body[gt+1:], "</iframe") {
+				out = append(out, body[done:gt+1]...)
+				out = append(out, "</iframe>"...)
+				done = gt + 1
+			}
+			j = gt + 1
+		}
+		i = end + 1
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[done:]...)
+}
+
+// hasPrefixFold reports whether b starts with the ASCII lower-case
+// prefix, in any letter case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && indexFold(b[:len(prefix)], prefix) == 0
+}
+
+// indexFold is bytes.Index for an ASCII lower-case needle, ignoring the
+// letter case of b.
+func indexFold(b []byte, needle string) int {
+	for i := 0; i+len(needle) <= len(b); i++ {
+		j := 0
+		for ; j < len(needle); j++ {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != needle[j] {
+				break
+			}
+		}
+		if j == len(needle) {
+			return i
+		}
+	}
+	return -1
 }
