@@ -148,7 +148,8 @@ func pruneFurniture(root *html.Node, total int) {
 // revealedLater reports a hidden element that is the page's content,
 // shown by a script once the page loads: React's streamed server
 // rendering parks each finished part of the page in <div hidden
-// id="S:n"> (n in base 32) until its script moves it into place.
+// id="S:n"> until its script moves it into place (prepareDoc moves the
+// segments whose instructions it finds; this keeps the others).
 //
 // So is a block hidden with display:none or the hidden attribute that
 // holds half the page's words: content-locking and deferred-rendering
@@ -161,8 +162,7 @@ func pruneFurniture(root *html.Node, total int) {
 // heading, and the page's own names say so. Menus that collapse are still
 // dropped as furniture by their other names (navbar-collapse).
 func revealedLater(n *html.Node) bool {
-	id := attr(n, "id")
-	if len(id) > 2 && strings.HasPrefix(id, "S:") && strings.Trim(id[2:], "0123456789abcdefghijklmnopqrstuv") == "" && hasAttr(n, "hidden") {
+	if hasAttr(n, "hidden") && streamedSegmentID(attr(n, "id")) {
 		return true
 	}
 	return nameHas(n, collapsedWords)

@@ -28,7 +28,11 @@ import (
 //     written as text and <br> lines, with a sidebar of widgets in <div>s
 //     and comments; go-trafilatura returns its text three times;
 //   - undeclared-news: a French regional news page of the 2010s, with no
-//     page-type declaration at all, an ad label and a tag list.
+//     page-type declaration at all, an ad label and a tag list;
+//   - nextjs-streamed: a React (Next.js App Router) news page that streams
+//     its story after the shell, in hidden segments its inline scripts
+//     move into place, behind a tag manager's self-closed <iframe> in a
+//     <noscript>.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -111,6 +115,16 @@ func TestArticleTemplates(t *testing.T) {
 				"une navette gratuite reliera la place de la Liberté au port",
 			},
 			without: []string{"Publicité", "Mots-clés"},
+		},
+		{
+			file: "nextjs-streamed.html",
+			with: []string{
+				"Night buses will return to the five valley towns from the first of June",
+				"Buses will leave the central station every forty minutes",
+				"The first full review of passenger numbers is planned for the end of the year",
+			},
+			without: []string{"Loading article", "googletagmanager", "All rights reserved"},
+			once:    "Night buses will return to the five valley towns",
 		},
 	}
 	for _, tt := range tests {
