@@ -125,12 +125,8 @@ var inert = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Svg: tr
 // prepareDoc unwraps <noscript> blocks that hold real content (the server-
 // rendered page of a JavaScript app) and drops the rest (tracking pixels,
 // "please enable JavaScript"), so every candidate extractor sees the page
-// a reader without JavaScript would see. First, though, the segments a
-// streaming React page sends after its shell move into place, as the
-// page's own inline script moves them (streamed.go): that is the page
-// every reader sees.
+// a reader without JavaScript would see.
 func prepareDoc(doc *html.Node) {
-	resolveStreamed(doc)
 	var ns []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {

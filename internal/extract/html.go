@@ -39,6 +39,12 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	if err != nil {
 		return nil, fmt.Errorf("extract: parse html: %w", err)
 	}
+	// The parts a streaming React page sends after its shell move into
+	// place first, as the page's own inline scripts move them
+	// (streamed.go): every reader sees them there, so they are not
+	// hidden content, and its boundaries are comments hidden.Strip and
+	// prepareDoc drop.
+	resolveStreamed(doc)
 	if opts.StripHidden {
 		hidden.Strip(doc)
 	}

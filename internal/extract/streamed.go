@@ -46,8 +46,9 @@ type streamedMove struct {
 // resolveStreamed applies React's streaming instructions to doc, as the
 // browser would have: each hidden segment's children move to their
 // boundary or placeholder, and the fallback they replace goes. It runs
-// before comments and scripts are dropped, since the boundaries are
-// comments ("<!--$?-->" … "<!--/$-->") and the instructions scripts. A
+// right after parsing, before hidden content, comments and scripts are
+// dropped: the segments are hidden, the boundaries comments
+// ("<!--$?-->" … "<!--/$-->") and the instructions scripts. A
 // page without streamed segments is left as it is; an instruction whose
 // elements are missing is skipped.
 func resolveStreamed(doc *html.Node) {

@@ -134,8 +134,15 @@ func TestArticleTemplates(t *testing.T) {
 				t.Fatal(err)
 			}
 			url := "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
-			for _, f := range []Format{Text, Markdown} {
-				doc, err := Extract(context.Background(), body, Options{URL: url, Format: f})
+			// Text and Markdown, and Markdown as fetch runs it by default
+			// (the content guard's strip_hidden).
+			for _, opts := range []Options{{Format: Text}, {Format: Markdown}, {Format: Markdown, StripHidden: true}} {
+				opts.URL = url
+				f := opts.Format
+				if opts.StripHidden {
+					f = "markdown, hidden stripped"
+				}
+				doc, err := Extract(context.Background(), body, opts)
 				if err != nil {
 					t.Fatalf("%s: %v", f, err)
 				}
