@@ -39,10 +39,19 @@ import (
 //     utility classes that mean display:none (hidden, d-none, invisible)
 //     when no responsive variant on the same element shows it again.
 //
+// Not removed, whatever hides it, is an element that holds at least half
+// of the page's words (revealedWrapper): pages hide their whole content
+// wrapper until their scripts run (opacity 0 for a fade-in, visibility
+// hidden until the fonts load, a "hide" class until hydration, React's
+// streamed segments) and every reader sees it then. Hidden elements
+// inside it are judged as usual.
+//
 // Styles from <style> sheets and scripts are not evaluated, so content
 // hidden that way stays (see docs/security.md).
 func Strip(doc *html.Node) int {
 	removed := 0
+	pageWords := textWords(doc)
+	wrappers := 0
 	remove := func(n *html.Node) {
 		n.Parent.RemoveChild(n)
 		removed++
@@ -83,7 +92,15 @@ func Strip(doc *html.Node) int {
 					// scripts on and holds crawler-readable content.
 				default:
 					st := styleOf(c)
-					if hiddenElement(c, st) {
+					hides := hiddenElement(c, st)
+					if (hides || hidesText(st)) && c.DataAtom != atom.Template && wrappers < maxWrappers &&
+						pageWords >= minWrapperWords && textWords(c)*2 >= pageWords {
+						// The page's content wrapper, hidden until a
+						// script shows it: seen, as the page is.
+						wrappers++
+						hides, st = false, shown(st)
+					}
+					if hides {
 						remove(c)
 						break
 					}
@@ -106,6 +123,53 @@ func Strip(doc *html.Node) int {
 	}
 	walk(doc, textContext{})
 	return removed
+}
+
+// minWrapperWords: a page with fewer words than this has no content
+// wrapper to reveal; what it hides is all it hides.
+const minWrapperWords = 50
+
+// maxWrappers bounds the wrappers one page may have revealed (each is
+// counted whole, so nested ones cost their depth times the page).
+const maxWrappers = 8
+
+// hidesText reports an inline style that makes the text inside invisible
+// (visibility hidden or collapse), which descendants may undo.
+func hidesText(st style) bool {
+	switch st.get("visibility").keyword() {
+	case "hidden", "collapse":
+		return true
+	}
+	return false
+}
+
+// shown is st without the declarations that hide an element or its text.
+func shown(st style) style {
+	out := make(style, len(st))
+	for k, v := range st {
+		switch k {
+		case "visibility", "opacity", "display":
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// textWords counts the words of the text under n, scripts and styles
+// left out.
+func textWords(n *html.Node) int {
+	if n.Type == html.TextNode {
+		return len(strings.Fields(n.Data))
+	}
+	if n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Head) {
+		return 0
+	}
+	w := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w += textWords(c)
+	}
+	return w
 }
 
 // rendersItself are elements a reader sees without text in them.
