@@ -159,12 +159,7 @@ func prepareDoc(doc *html.Node) {
 			removeNode(n)
 			continue
 		}
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			n.RemoveChild(c)
-			n.Parent.InsertBefore(c, n)
-			c = next
-		}
+		moveChildrenBefore(n, n)
 		removeNode(n)
 	}
 	unhideBackdrop(doc)

@@ -169,6 +169,17 @@ func removeUnlessThird(root *html.Node, nodes []*html.Node) bool {
 	return true
 }
 
+// moveChildrenBefore moves from's children, in order, to just before ref
+// (which may be from itself, to unwrap it).
+func moveChildrenBefore(from, ref *html.Node) {
+	for c := from.FirstChild; c != nil; {
+		next := c.NextSibling
+		from.RemoveChild(c)
+		ref.Parent.InsertBefore(c, ref)
+		c = next
+	}
+}
+
 func isElem(n *html.Node, a atom.Atom) bool {
 	return n != nil && n.Type == html.ElementNode && n.DataAtom == a
 }

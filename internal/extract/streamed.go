@@ -102,12 +102,7 @@ func resolveStreamed(doc *html.Node) {
 		} else {
 			end = target
 		}
-		for c := seg.FirstChild; c != nil; {
-			next := c.NextSibling
-			seg.RemoveChild(c)
-			end.Parent.InsertBefore(c, end)
-			c = next
-		}
+		moveChildrenBefore(seg, end)
 		removeNode(seg)
 		if !m.boundary {
 			removeNode(target)
