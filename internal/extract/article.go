@@ -388,21 +388,4 @@ func shouting(n *html.Node) bool {
 
 // containsFold reports whether s holds sub (lower-case ASCII) in any
 // letter case, without allocating.
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
-}
+func containsFold(s, sub string) bool { return indexFold(s, sub) >= 0 }

@@ -127,9 +127,9 @@ func hasPrefixFold(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && indexFold(b[:len(prefix)], prefix) == 0
 }
 
-// indexFold is bytes.Index for an ASCII lower-case needle, ignoring the
-// letter case of b.
-func indexFold(b []byte, needle string) int {
+// indexFold is strings.Index or bytes.Index for an ASCII lower-case
+// needle, ignoring the letter case of b, without allocating.
+func indexFold[T string | []byte](b T, needle string) int {
 	for i := 0; i+len(needle) <= len(b); i++ {
 		j := 0
 		for ; j < len(needle); j++ {
