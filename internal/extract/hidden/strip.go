@@ -93,7 +93,9 @@ func Strip(doc *html.Node) int {
 				default:
 					st := styleOf(c)
 					hides := hiddenElement(c, st)
-					if (hides || hidesText(st)) && c.DataAtom != atom.Template && wrappers < maxWrappers &&
+					// (Text already invisible above is not counted again:
+					// the check stays linear in the page.)
+					if (hides || hidesText(st) && !cx.invisible) && c.DataAtom != atom.Template && wrappers < maxWrappers &&
 						pageWords >= minWrapperWords && textWords(c)*2 >= pageWords {
 						// The page's content wrapper, hidden until a
 						// script shows it: seen, as the page is.
