@@ -23,6 +23,8 @@ type pageMeta struct {
 	// microArticles counts elements whose microdata itemtype is an
 	// article type: one marks the page's story, several a list of them.
 	microArticles int
+	// metaPublished: a meta tag gives the page's publication date.
+	metaPublished bool
 }
 
 // extractMetadata reads JSON-LD, OpenGraph, meta tags and a few document
@@ -112,7 +114,17 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	m.Description = collapseSpace(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
 	m.SiteName = collapseSpace(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
 	m.Language = normalizeLang(firstNonEmpty(htmlLang, ld.language, metas["og:locale"], metas["content-language"], metas["language"], metas["dc.language"]))
-	for _, d := range []string{ld.published, metas["article:published_time"], metas["og:published_time"], metas["datepublished"], metas["date"], metas["dc.date"], metas["dc.date.issued"], metas["pubdate"], metas["publishdate"], metas["sailthru.date"], metas["parsely-pub-date"], ld.modified, timeDatetime} {
+	dates := []string{ld.published}
+	for _, k := range publishedMetas {
+		dates = append(dates, metas[k])
+		if _, ok := parseDate(metas[k]); ok {
+			pm.metaPublished = true
+		}
+	}
+	// A microdata datePublished may be a teaser's in a list of stories,
+	// so it only fills in the date.
+	dates = append(dates, metas["datepublished"], ld.modified, timeDatetime)
+	for _, d := range dates {
 		if t, ok := parseDate(d); ok {
 			m.Published = t
 			break
@@ -123,6 +135,11 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	}
 	return pm
 }
+
+// publishedMetas are the head's tags for a page's publication date
+// (OpenGraph, Dublin Core, news CMSs and analytics tags), most deliberate
+// first.
+var publishedMetas = []string{"article:published_time", "og:published_time", "date", "dc.date", "dc.date.issued", "pubdate", "publishdate", "sailthru.date", "parsely-pub-date"}
 
 // ldInfo gathers fields from JSON-LD blocks, preferring the node that
 // describes the page's main entity (an Article, a Product, a Discussion...)

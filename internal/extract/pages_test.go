@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	nurl "net/url"
 	"strings"
 	"testing"
 
@@ -126,36 +127,54 @@ func TestClassifyPage(t *testing.T) {
 	for _, tc := range []struct {
 		name, head, body string
 		want             pageKind
+		url              string // the page's address; none when empty
 	}{
-		{"json-ld product without offer", `<script type="application/ld+json">{"@type":"Product","name":"Tee","offers":{"@type":"Offer"}}</script>`, ``, kindProduct},
-		{"json-ld products in an item list", `<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product"}]}</script><script type="application/ld+json">{"@type":"Product"}</script>`, ``, kindOther},
-		{"one microdata product", ``, `<div itemscope itemtype="https://schema.org/Product"><h1>Tee</h1><div itemscope itemtype="https://schema.org/Product">accessory</div></div>`, kindProduct},
-		{"microdata product cards", ``, `<div itemscope itemtype="http://schema.org/Product">A</div><div itemscope itemtype="http://schema.org/Product">B</div>`, kindOther},
-		{"review article about a product", `<script type="application/ld+json">[{"@type":"Review"},{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, ``, kindArticle},
+		{"json-ld product without offer", `<script type="application/ld+json">{"@type":"Product","name":"Tee","offers":{"@type":"Offer"}}</script>`, ``, kindProduct, ""},
+		{"json-ld products in an item list", `<script type="application/ld+json">{"@type":"ItemList","itemListElement":[{"@type":"Product"}]}</script><script type="application/ld+json">{"@type":"Product"}</script>`, ``, kindOther, ""},
+		{"one microdata product", ``, `<div itemscope itemtype="https://schema.org/Product"><h1>Tee</h1><div itemscope itemtype="https://schema.org/Product">accessory</div></div>`, kindProduct, ""},
+		{"microdata product cards", ``, `<div itemscope itemtype="http://schema.org/Product">A</div><div itemscope itemtype="http://schema.org/Product">B</div>`, kindOther, ""},
+		{"review article about a product", `<script type="application/ld+json">[{"@type":"Review"},{"@type":"NewsArticle"},{"@type":"Product"}]</script>`, ``, kindArticle, ""},
 		// SEO plugins print og:type "article" on every page of a blog
 		// or shop theme, product pages included; a JSON-LD Product with
 		// offers is the more specific claim, an Article type in the
 		// JSON-LD the stronger.
-		{"shop page with the theme's og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Ring","offers":[{"@type":"Offer"}]}</script>`, ``, kindProduct},
-		{"blog post with og:type article and a product box", `<meta property="og:type" content="article"><script type="application/ld+json">[{"@type":"BlogPosting"},{"@type":"Product"}]</script>`, ``, kindArticle},
-		{"og:type article with one microdata product", `<meta property="og:type" content="article">`, `<div itemscope itemtype="https://schema.org/Product">Kettle</div>`, kindArticle},
-		{"service page with a rated product and og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9"}}</script>`, ``, kindArticle},
+		{"shop page with the theme's og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Ring","offers":[{"@type":"Offer"}]}</script>`, ``, kindProduct, ""},
+		{"blog post with og:type article and a product box", `<meta property="og:type" content="article"><script type="application/ld+json">[{"@type":"BlogPosting"},{"@type":"Product"}]</script>`, ``, kindArticle, ""},
+		{"og:type article with one microdata product", `<meta property="og:type" content="article">`, `<div itemscope itemtype="https://schema.org/Product">Kettle</div>`, kindArticle, ""},
+		{"service page with a rated product and og:type article", `<meta property="og:type" content="article"><script type="application/ld+json">{"@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9"}}</script>`, ``, kindArticle, ""},
 		// Microformats: one post marked hentry or h-entry is a story; a
 		// list of them is an archive; a WordPress static page is none.
-		{"one hAtom post", ``, `<div class="post hentry"><div class="post-body entry-content">text</div></div>`, kindArticle},
-		{"one h-entry with h-entry comments", ``, `<article class="h-entry"><p>text</p><div class="h-entry p-comment">reply</div></article>`, kindArticle},
-		{"a blog's home page", ``, `<div class="post hentry">A</div><div class="post hentry">B</div>`, kindOther},
-		{"a WordPress static page", ``, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther},
-		{"a WordPress static page with the SEO plugin's og:type article", `<meta property="og:type" content="article">`, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther},
-		{"a WordPress post with og:type article", `<meta property="og:type" content="article">`, `<article class="post-13 post type-post status-publish hentry">Story</article>`, kindArticle},
-		{"a WordPress static page declared an Article in JSON-LD", `<script type="application/ld+json">{"@type":"Article"}</script>`, `<article class="post-12 page type-page hentry">Essay</article>`, kindArticle},
+		{"one hAtom post", ``, `<div class="post hentry"><div class="post-body entry-content">text</div></div>`, kindArticle, ""},
+		{"one h-entry with h-entry comments", ``, `<article class="h-entry"><p>text</p><div class="h-entry p-comment">reply</div></article>`, kindArticle, ""},
+		{"a blog's home page", ``, `<div class="post hentry">A</div><div class="post hentry">B</div>`, kindOther, ""},
+		{"a WordPress static page", ``, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther, ""},
+		{"a WordPress static page with the SEO plugin's og:type article", `<meta property="og:type" content="article">`, `<article class="post-12 page type-page status-publish hentry">Services</article>`, kindOther, ""},
+		{"a WordPress post with og:type article", `<meta property="og:type" content="article">`, `<article class="post-13 post type-post status-publish hentry">Story</article>`, kindArticle, ""},
+		{"a WordPress static page declared an Article in JSON-LD", `<script type="application/ld+json">{"@type":"Article"}</script>`, `<article class="post-12 page type-page hentry">Essay</article>`, kindArticle, ""},
+		// A publication date in the head marks a dated publication, even
+		// under og:type "website" (older news sites, Chinese portals),
+		// except at the top of a site, where CMSs stamp landing pages
+		// and section fronts with the date they were created.
+		{"a story with a date meta and og:type website", `<meta property="og:type" content="website"><meta name="date" content="2015-04-08T12:46:00">`, ``, kindArticle, "https://news.example/mac/meldung/Password-manager-adds-one-time-codes-2596987.html"},
+		{"a story with publishdate, no address", `<meta name="publishdate" content="2017-03-10">`, ``, kindArticle, ""},
+		{"a story at a one-segment slug", `<meta property="article:published_time" content="2024-11-21T04:05:21Z">`, ``, kindArticle, "https://blog.example/how-we-moved-our-builds"},
+		{"a front page with a date meta", `<meta name="date" content="2015-04-08">`, ``, kindOther, "https://news.example/"},
+		{"a landing page with the CMS's published time", `<meta property="og:type" content="website"><meta property="article:published_time" content="2024-11-21T04:05:21Z">`, ``, kindOther, "https://www.example.com/service/"},
+		{"a section front with a date meta", `<meta name="date" content="2015-04-08">`, ``, kindOther, "https://news.example/politics"},
+		{"a date meta that is not a date", `<meta name="date" content="today">`, ``, kindOther, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := classifyPage(doc, extractMetadata(doc, nil), nil); got != tc.want {
+			var base *nurl.URL
+			if tc.url != "" {
+				if base, err = nurl.Parse(tc.url); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := classifyPage(doc, extractMetadata(doc, base), base); got != tc.want {
 				t.Errorf("classifyPage = %v, want %v", got, tc.want)
 			}
 		})

@@ -83,7 +83,31 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	if entries == 1 {
 		return kindArticle
 	}
+	// A publication date in the head (a news site's <meta name="date">,
+	// article:published_time) marks a dated publication, whatever the
+	// og:type: older news sites and portals print "website" or nothing
+	// on their stories. At the top of a site the date says when a landing
+	// page or a section front was created, not that it is a story.
+	if pm.metaPublished && !staticPage && !sectionFront(base) {
+		return kindArticle
+	}
 	return kindOther
+}
+
+// sectionFront reports a URL at the top of a site: its root, or one path
+// segment of at most two words without digits ("/news", "/service/").
+func sectionFront(base *nurl.URL) bool {
+	if base == nil {
+		return false
+	}
+	p := strings.Trim(base.Path, "/")
+	if p == "" {
+		return true
+	}
+	if strings.ContainsAny(p, "/0123456789") {
+		return false
+	}
+	return len(strings.FieldsFunc(p, func(r rune) bool { return r == '-' || r == '_' || r == '.' })) <= 2
 }
 
 // hEntries counts the outermost elements marked as a post by
