@@ -510,8 +510,8 @@ var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(ar
 func dropCommentSections(doc *html.Node) { commentSections(doc, minArticleProse) }
 
 // commentSections removes the page's comment sections when at least
-// minProse words of paragraphs stand outside them, and reports whether it
-// did.
+// minProse words of paragraphs (<p>, or loose prose: see looseProse)
+// stand outside them, and reports whether it did.
 func commentSections(doc *html.Node, minProse int) bool {
 	var drop []*html.Node
 	prose := 0
@@ -526,7 +526,10 @@ func commentSections(doc *html.Node, minProse int) bool {
 				drop = append(drop, c)
 			case c.DataAtom == atom.P:
 				prose += wordCount(c)
+			case !blockAtoms[c.DataAtom] && !hasBlockChild(c):
+				// inline: counted in its parent's loose prose
 			default:
+				prose += looseProse(c)
 				walk(c)
 			}
 		}
@@ -577,3 +580,26 @@ func isCommentSection(n *html.Node) bool {
 	}
 	return false
 }
+
+// looseProse counts the words n holds outside its block children and
+// links, when they make a paragraph (minLooseProse words or more): a
+// story written as text and <br> line breaks straight into a <div>, as
+// older CMSs and news aggregators print it. Fewer are a label, a byline
+// or a caption, and count as nothing.
+func looseProse(n *html.Node) int {
+	w := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			w += countWords(c.Data)
+		case c.Type == html.ElementNode && !blockAtoms[c.DataAtom] && c.DataAtom != atom.A && !hasBlockChild(c):
+			w += wordCount(c)
+		}
+	}
+	if w < minLooseProse {
+		return 0
+	}
+	return w
+}
+
+const minLooseProse = 20

@@ -317,7 +317,11 @@ func TestArticleComments(t *testing.T) {
 		wantComments bool
 	}{
 		{"article", "<p>" + story + "</p>", false},
+		// Older CMSs and news aggregators print the story as text and
+		// <br> line breaks in a <div>: prose all the same.
+		{"article written as text and line breaks", `<div class="body">` + strings.ReplaceAll(story, ". ", ".<br><br>\n") + `</div>`, false},
 		{"link post", `<p><a href="https://example.org/x">A link worth reading</a></p>`, true},
+		{"link post with a short note", `<div>Via <a href="https://example.org/x">A link worth reading</a>, worth a look.</div>`, true},
 	}
 	for _, tc := range tests {
 		doc, err := Extract(context.Background(), page(tc.body), Options{URL: "https://news.example/2024/05/budget", Format: Text})
