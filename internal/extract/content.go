@@ -397,7 +397,25 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	// wrappers without setting DataAtom, which everything downstream
 	// reads: without it such a paragraph was no block to any rule.
 	fixAtoms(root)
+	unnestParagraphs(root)
 	return root
+}
+
+// unnestParagraphs renames to <div> every <p> that holds a block. Readability
+// turns runs of text and <br> into paragraphs, and when the run sits in an
+// inline element inside a paragraph (<p><span>text<br><br>text</span></p>)
+// the new paragraphs end up inside the old one, which no HTML parser would
+// build (a block start closes the open <p>). Trafilatura, reading a
+// paragraph as one block, then kept the text before the first nested block
+// and lost the rest: whole sections of a review went missing. Readability.js
+// renames a paragraph's parent <p> the same way, but only its direct parent.
+func unnestParagraphs(root *html.Node) {
+	collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.P && hasBlockChild(c) {
+			c.Data, c.DataAtom = "div", atom.Div
+		}
+		return descend
+	})
 }
 
 // asDocument wraps a copy of n in a document of its own, so an extractor

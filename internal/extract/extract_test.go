@@ -528,3 +528,41 @@ func TestRemoveUnlessThird(t *testing.T) {
 		}
 	}
 }
+
+// TestParagraphsInsideParagraph: a story written as text and <br> lines
+// in a <span> that also holds its figures (<div><span>text<br><br><div>
+// <img>...) comes out whole. Readability wraps the span in a paragraph and
+// turns the runs into paragraphs inside it; read as one paragraph,
+// trafilatura's reference kept the text before the first figure and
+// consensus pruning removed the rest.
+func TestParagraphsInsideParagraph(t *testing.T) {
+	paragraphs := []string{
+		"Apple has moved the escape key back to the keyboard, and coders will notice it first.",
+		"The display is brighter than last year's panel and reaches five hundred nits in our tests.",
+		"Six speakers fill a small room without distortion, even at the highest volume setting.",
+		"Battery life ran to eleven hours of web browsing over our office network on a single charge.",
+		"Four ports remain, all of them USB-C, so an adapter is needed for older monitors and drives.",
+		"Under sustained load the fans stay quiet until the processor passes eighty degrees Celsius.",
+		"The camera is still limited to 720p, which looks dated on video calls beside rival machines.",
+		"Its trackpad is enormous, and palm rejection worked well throughout a week of writing.",
+	}
+	var b strings.Builder
+	b.WriteString(`<html><head><meta property="og:type" content="article"><title>Laptop review</title></head><body>` +
+		`<nav><a href="/">Home</a> <a href="/reviews">Reviews</a></nav><div class="article"><h1>Laptop review</h1><span>`)
+	for i, p := range paragraphs {
+		b.WriteString(p + " " + p + "<br><br>\n")
+		if i == 5 { // the story's last quarter follows its figure
+			b.WriteString(`<div align="center"><div class="article-img"><img src="https://review.example/1.jpg" alt="The laptop"></div><br><span class="caption">The laptop on a desk</span></div><br><br>` + "\n")
+		}
+	}
+	b.WriteString(`</span></div><footer>Copyright Review Example</footer></body></html>`)
+	doc, err := Extract(context.Background(), []byte(b.String()), Options{URL: "https://review.example/2019/11/laptop-review", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paragraphs {
+		if !strings.Contains(doc.Content, p) {
+			t.Errorf("lost %q:\n%s", p, doc.Content)
+		}
+	}
+}
