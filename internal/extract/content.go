@@ -448,9 +448,11 @@ func adopt(dst, src *html.Node) {
 // pruneByConsensus removes from an article the leaf blocks that a second,
 // independent extractor (trafilatura) did not keep: bylines, photo
 // credits, "read more" teasers and share prompts that readability lets
-// through inside the article container. Code, tables and headings are
-// never pruned, and the reference must be substantial, so a reference that
-// missed most of the article cannot gut it.
+// through inside the article container. Code, tables, headings and
+// quotes (a <blockquote>, or a <figure> holding one: a pull quote, which
+// trafilatura drops with every figure) are never pruned, and the
+// reference must be substantial, so a reference that missed most of the
+// article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
 	refToks := wordTokens(ref)
 	if len(refToks) < 60 {
@@ -466,8 +468,12 @@ func pruneByConsensus(root *html.Node, ref string) {
 	}
 	drop := collectElements(root, func(c *html.Node) visit {
 		switch c.DataAtom {
-		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
 			return skip
+		case atom.Figure:
+			if findFirst(c, func(n *html.Node) bool { return isElem(n, atom.Blockquote) }) != nil {
+				return skip
+			}
 		}
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
 			return descend

@@ -429,6 +429,17 @@ func TestPruneByConsensus(t *testing.T) {
 		t.Errorf("list items: got %q, want the plain item kept and the linked one pruned", got)
 	}
 
+	// Quotes are the words of the story's people: trafilatura drops a
+	// <figure> whole, pull quotes in one included, and some embeds.
+	root = parseFragment(t, `<p>`+story+`</p><figure class="wp-block-pullquote"><blockquote><p>Low cost per month is how you get your name out</p></blockquote><p>Christine, a cleaning business owner</p></figure>`+
+		`<blockquote class="twitter-tweet"><p>Grateful for everything he has done for the club</p></blockquote><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" "+story)
+	for _, want := range []string{"Low cost per month", "Christine, a cleaning", "Grateful for everything"} {
+		if !strings.Contains(textOf(root), want) {
+			t.Errorf("quotes: %q was pruned", want)
+		}
+	}
+
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
 	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
 	if strings.Count(textOf(root), "the committee met") != 12 {
