@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -256,44 +257,48 @@ func dropDatelines(root *html.Node) {
 	}
 }
 
-// classWords reports whether a word of n's class or id (split on spaces,
-// - and _, ASCII letters lower-cased) is in set. It runs on every element
-// of an article, so it splits in place instead of allocating.
+// classWords reports whether a word of one of n's class names or of its
+// id is in set. Names are split into words as nameWords splits them, at
+// "-", "_", ":", "." and lower-to-upper case changes: CSS modules and
+// camelCase BEM name a caption "InlineImage-imageEmbedCaption" and a rail
+// "RelatedContent-container". It runs on every element of an article, so
+// it splits in place instead of allocating.
 func classWords(n *html.Node, set map[string]bool) bool {
-	var buf [32]byte
 	for _, a := range n.Attr {
-		if a.Key != "class" && a.Key != "id" {
-			continue
-		}
-		v := a.Val
-		for i := 0; i < len(v); {
-			for i < len(v) && isClassSep(v[i]) {
-				i++
-			}
-			j := i
-			for j < len(v) && !isClassSep(v[j]) {
-				j++
-			}
-			if w := v[i:j]; len(w) > 0 && len(w) <= len(buf) {
-				for k := 0; k < len(w); k++ {
-					c := w[k]
-					if 'A' <= c && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					buf[k] = c
-				}
-				if set[string(buf[:len(w)])] {
-					return true
-				}
-			}
-			i = j
+		if a.Namespace == "" && (a.Key == "class" || a.Key == "id") && eachNameWord(a.Val, func(w []byte) bool { return set[string(w)] }) {
+			return true
 		}
 	}
 	return false
 }
 
-func isClassSep(c byte) bool {
-	return c == ' ' || c == '-' || c == '_' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+// eachNameWord calls f with each lower-cased word of the class names or
+// id in v (see nameWords) until f returns true, and reports whether it
+// did. Words longer than 64 bytes are skipped: no vocabulary has them.
+func eachNameWord(v string, f func(word []byte) bool) bool {
+	var buf [64]byte
+	w, long := buf[:0], false
+	prevLower := false
+	flush := func() bool {
+		hit := len(w) > 0 && !long && f(w)
+		w, long = buf[:0], false
+		return hit
+	}
+	for _, r := range v {
+		sep := r == '-' || r == '_' || r == ':' || r == '.' || unicode.IsSpace(r)
+		if (sep || unicode.IsUpper(r) && prevLower) && flush() {
+			return true
+		}
+		if !sep {
+			if len(w)+utf8.UTFMax > len(buf) {
+				long = true
+			} else {
+				w = utf8.AppendRune(w, unicode.ToLower(r))
+			}
+		}
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	return flush()
 }
 
 // relatedLabel matches the start of a label that introduces links to

@@ -3,7 +3,6 @@ package extract
 import (
 	"maps"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -44,43 +43,19 @@ func isProductAside(n *html.Node) bool {
 	return nameHas(n, productAsideWords)
 }
 
-// nameHas reports whether a word of one of n's class tokens or of its id
-// (split by nameWords) is in set.
-func nameHas(n *html.Node, set map[string]bool) bool {
-	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
-		for _, w := range nameWords(name) {
-			if set[w] {
-				return true
-			}
-		}
-	}
-	return false
-}
+// nameHas reports whether a word of one of n's class names or of its id
+// is in set (see classWords).
+func nameHas(n *html.Node, set map[string]bool) bool { return classWords(n, set) }
 
-// nameWords splits a class name or id into lower-cased words at "-", "_"
-// and lower-to-upper case changes ("okeReviews-reviewsWidget" is oke,
-// reviews, reviews, widget).
+// nameWords splits a class name or id into lower-cased words at "-", "_",
+// ":", "." and lower-to-upper case changes ("okeReviews-reviewsWidget" is
+// oke, reviews, reviews, widget).
 func nameWords(name string) []string {
 	var out []string
-	start := -1
-	prevLower := false
-	for i, r := range name {
-		sep := r == '-' || r == '_' || r == ':' || r == '.'
-		hump := unicode.IsUpper(r) && prevLower
-		if sep || hump {
-			if start >= 0 {
-				out = append(out, strings.ToLower(name[start:i]))
-			}
-			start = -1
-		}
-		if !sep && start < 0 {
-			start = i
-		}
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-	}
-	if start >= 0 {
-		out = append(out, strings.ToLower(name[start:]))
-	}
+	eachNameWord(name, func(w []byte) bool {
+		out = append(out, string(w))
+		return false
+	})
 	return out
 }
 

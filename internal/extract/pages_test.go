@@ -219,16 +219,41 @@ func TestProductAsides(t *testing.T) {
 
 func TestNameWords(t *testing.T) {
 	for in, want := range map[string]string{
-		"okeReviews-reviewsWidget": "oke reviews reviews widget",
-		"product_reviews":          "product reviews",
-		"jdgm-rev-widg":            "jdgm rev widg",
-		"preview":                  "preview",
-		"HTMLSection":              "htmlsection",
+		"okeReviews-reviewsWidget":      "oke reviews reviews widget",
+		"product_reviews":               "product reviews",
+		"jdgm-rev-widg":                 "jdgm rev widg",
+		"preview":                       "preview",
+		"HTMLSection":                   "htmlsection",
+		"InlineImage-imageEmbedCaption": "inline image image embed caption",
+		"md:hidden sr-only":             "md hidden sr only",
+		"":                              "",
 	} {
 		if got := strings.Join(nameWords(in), " "); got != want {
 			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// classWords reads class names and the id the same way.
+	doc := parsePage(t, `<div id="x" class="InlineImage-imageEmbedCredit ArticleBody-caption"><p id="relatedContent">a</p></div>`)
+	div := findFirst(doc, func(n *html.Node) bool { return n.Data == "div" })
+	if !classWords(div, captionWords) || classWords(div, furnitureWords) {
+		t.Error("classWords: want the caption word of a camelCase class, and no furniture word")
+	}
+	if p := findFirst(doc, func(n *html.Node) bool { return n.Data == "p" }); !classWords(p, furnitureWords) {
+		t.Error(`classWords: "relatedContent" names related content`)
+	}
+}
+
+func FuzzNameWords(f *testing.F) {
+	for _, s := range []string{"okeReviews-reviewsWidget", "InlineImage-imageEmbedCaption", "É-Ünïcode_Name", strings.Repeat("a", 100) + "B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		for _, w := range nameWords(name) {
+			if w == "" || strings.ContainsAny(w, "-_:. \t\n") || len(w) > 64 {
+				t.Fatalf("nameWords(%q) has word %q", name, w)
+			}
+		}
+	})
 }
 
 // TestCollapsedSections: accordion panels and FAQ answers hidden until
