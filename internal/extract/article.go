@@ -243,7 +243,7 @@ func dropDatelines(root *html.Node) {
 			if n.DataAtom == atom.Time {
 				timeWords = words
 			}
-			if words > 0 && words <= maxDatelineWords && blockAtoms[n.DataAtom] &&
+			if words > 0 && words <= maxDatelineWords && (blockAtoms[n.DataAtom] || ownLine(n)) &&
 				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n)) {
 				// The outermost dateline block wins over the ones inside it.
 				drop = append(drop[:mark], n)
@@ -255,6 +255,14 @@ func dropDatelines(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// ownLine reports an inline element that renders as a line of its own: a
+// child of a block that also holds blocks (<div><h1>..</h1><span>Updated
+// <time>..</time></span></div>), not a phrase inside a paragraph.
+func ownLine(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.Parent != nil && !blockAtoms[n.DataAtom] && n.DataAtom != atom.Time &&
+		blockAtoms[n.Parent.DataAtom] && hasBlockChild(n.Parent)
 }
 
 // classWords reports whether a word of one of n's class names or of its

@@ -65,6 +65,15 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Published reports say"},
 		},
 		{
+			// A dateline that is an inline element on a line of its own,
+			// beside the headline, goes; a date inside a sentence stays.
+			name: "dateline as a span beside the headline",
+			html: `<div class="article-title"><h2>Man stabbed on the bay train</h2><span class="timestamp">Updated <time datetime="2019-11-20T06:01:19Z">10:01 pm PST, Tuesday, November 19, 2019</time></span></div>` +
+				story + `<p>The line reopened on <time datetime="2019-11-20">Wednesday</time> morning.</p>`,
+			gone: []string{"Updated 10:01"},
+			kept: []string{"The council approved", "reopened on Wednesday morning"},
+		},
+		{
 			name: "teasers nested in the story's article",
 			html: `<article>` + story + teaser(0) + teaser(1) + teaser(2) + `</article>`,
 			gone: []string{"Other story A", "Other story C", "A teaser"},
