@@ -13,6 +13,7 @@ import (
 
 	xhtml "golang.org/x/net/html"
 
+	"github.com/webgate/webgate/internal/charset"
 	"github.com/webgate/webgate/internal/extract"
 )
 
@@ -138,7 +139,7 @@ func (f *Fetcher) convert(ctx context.Context, p *page, j job) (res *Result, alt
 		return res, nil, nil
 
 	case kindHTML:
-		body, _ := toUTF8(p.body, p.contentType)
+		body, _ := charset.Decode(p.body, p.contentType)
 		if format == extract.Markdown || format == extract.Text {
 			alt = markdownAlternate(body, p.url)
 		}
@@ -183,7 +184,7 @@ func (f *Fetcher) convert(ctx context.Context, p *page, j job) (res *Result, alt
 	}
 
 	// Text-like bodies pass through, decoded to UTF-8.
-	body, _ := toUTF8(p.body, p.contentType)
+	body, _ := charset.Decode(p.body, p.contentType)
 	text := string(body)
 	switch k {
 	case kindMarkdown:
@@ -301,7 +302,7 @@ func (f *Fetcher) fetchMarkdownAlternate(ctx context.Context, alt *url.URL) (*Re
 	if k != kindMarkdown && k != kindText {
 		return nil, fmt.Errorf("%w: alternate is %s, not markdown", ErrUnsupportedContentType, mt)
 	}
-	body, _ := toUTF8(p.body, p.contentType)
+	body, _ := charset.Decode(p.body, p.contentType)
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, fmt.Errorf("%w: alternate is empty", ErrBadContent)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/webgate/webgate/internal/charset"
 )
 
 // RenderMode says when a page is rendered in a browser before extraction.
@@ -141,7 +143,7 @@ func (f *Fetcher) renderPage(ctx context.Context, p *page, j job, shell bool) (*
 	if target.Fragment == "" {
 		target.Fragment = j.frag
 	}
-	body, _ := toUTF8(p.body, p.contentType)
+	body, _ := charset.Decode(p.body, p.contentType)
 	r, err := f.opts.Renderer.Render(ctx, RenderRequest{
 		URL:       &target,
 		Document:  Document{URL: p.url, Status: p.status, ContentType: p.contentType, Body: body},
@@ -210,7 +212,7 @@ func (f *Fetcher) navigate(ctx context.Context, u *url.URL) (*Document, error) {
 	if k, mt := classify(p.contentType, p.body); k != kindHTML {
 		return nil, fmt.Errorf("%s: %w: a navigation to %s is not rendered", redactedURL(p.url), ErrUnsupportedContentType, mt)
 	}
-	body, _ := toUTF8(p.body, p.contentType)
+	body, _ := charset.Decode(p.body, p.contentType)
 	return &Document{URL: p.url, Status: p.status, ContentType: p.contentType, Body: body}, nil
 }
 

@@ -1,11 +1,11 @@
-package fetch
+package charset
 
 import (
 	"testing"
 	"unicode/utf8"
 )
 
-func TestToUTF8(t *testing.T) {
+func TestDecode(t *testing.T) {
 	tests := []struct {
 		name        string
 		body        string
@@ -31,28 +31,28 @@ func TestToUTF8(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, name := toUTF8([]byte(tt.body), tt.contentType)
+			got, name := Decode([]byte(tt.body), tt.contentType)
 			if string(got) != tt.want || name != tt.wantName {
-				t.Errorf("toUTF8() = %q (%s), want %q (%s)", got, name, tt.want, tt.wantName)
+				t.Errorf("Decode() = %q (%s), want %q (%s)", got, name, tt.want, tt.wantName)
 			}
 			if !utf8.Valid(got) {
-				t.Errorf("toUTF8() returned invalid UTF-8")
+				t.Errorf("Decode() returned invalid UTF-8")
 			}
 		})
 	}
 }
 
-// FuzzToUTF8 checks the charset invariants on any bytes and any declared
+// FuzzDecode checks the charset invariants on any bytes and any declared
 // type: the output is always valid UTF-8, and valid UTF-8 input (without
 // a byte-order mark) comes back unchanged whatever the label claims.
-func FuzzToUTF8(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	f.Add([]byte("café"), "text/html; charset=iso-8859-1")
 	f.Add([]byte("<meta charset=koi8-r>\xf0\xd2"), "text/html")
 	f.Add([]byte("\xff\xfeh\x00"), "text/plain")
 	f.Add([]byte("\x93\xfa"), "text/plain; charset=shift_jis")
 	f.Add([]byte("caf\xe9"), "text/plain; charset=utf-8")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
-		got, _ := toUTF8(body, contentType)
+		got, _ := Decode(body, contentType)
 		if !utf8.Valid(got) {
 			t.Fatalf("invalid UTF-8 out: %q", got)
 		}

@@ -1,4 +1,6 @@
-package fetch
+// Package charset decodes fetched and local pages to UTF-8, the one
+// encoding the extractors read.
+package charset
 
 import (
 	"bytes"
@@ -6,12 +8,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/net/html/charset"
+	htmlcharset "golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 )
 
-// toUTF8 decodes body to UTF-8 and returns the name of the encoding used.
+// Decode decodes body to UTF-8 and returns the name of the encoding used.
+// contentType is the HTTP Content-Type, or "" for a local file.
 //
 // Order of evidence:
 //  1. A byte-order mark, which is unambiguous (and UTF-16 text can be valid
@@ -28,7 +31,7 @@ import (
 //
 // Decoding never fails: undecodable bytes become U+FFFD, because a page
 // with a few bad bytes is still worth reading.
-func toUTF8(body []byte, contentType string) ([]byte, string) {
+func Decode(body []byte, contentType string) ([]byte, string) {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xEF, 0xBB, 0xBF}):
 		return toValidUTF8(body[3:]), "utf-8"
@@ -41,7 +44,7 @@ func toUTF8(body []byte, contentType string) ([]byte, string) {
 		return body, "utf-8"
 	}
 	if label := headerCharset(contentType); label != "" {
-		if enc, name := charset.Lookup(label); enc != nil {
+		if enc, name := htmlcharset.Lookup(label); enc != nil {
 			if name == "utf-8" {
 				// Declared UTF-8 with a few bad bytes: repair, don't guess.
 				return toValidUTF8(body), name
@@ -49,7 +52,7 @@ func toUTF8(body []byte, contentType string) ([]byte, string) {
 			return decodeWith(enc, body), name
 		}
 	}
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	enc, name, _ := htmlcharset.DetermineEncoding(body, contentType)
 	if name == "utf-8" {
 		return toValidUTF8(body), name
 	}
