@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/webgate/webgate/internal/charset"
 	"github.com/webgate/webgate/internal/extract"
 )
 
@@ -47,6 +48,10 @@ func (c *extractCmd) Run(r *runtime) error {
 	if len(body) > maxExtractInput {
 		return fmt.Errorf("extract: %s is larger than %d MiB", name, maxExtractInput>>20)
 	}
+	// A saved page is in the encoding it was served in, and a file has
+	// no Content-Type: its <meta> charset (or windows-1252, the web's
+	// default for unlabelled legacy pages) decides, as a browser decides.
+	body, _ = charset.Decode(body, "")
 	doc, err := extract.Extract(r.Ctx, body, extract.Options{URL: c.URL, Format: format})
 	if err != nil {
 		return fmt.Errorf("extract: %s: %w", name, err)

@@ -19,6 +19,8 @@ import (
 	"codeberg.org/readeck/go-readability/v2"
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
+
+	"github.com/webgate/webgate/internal/charset"
 )
 
 // The scorers below re-implement ../shared/tools/extract-eval in process,
@@ -187,7 +189,9 @@ const (
 var baselineNames = []string{extTrafilatura, extReadability}
 
 func runWebgate(p benchPage) (string, error) {
-	doc, err := Extract(context.Background(), p.body, Options{URL: p.url, Format: Text})
+	// As `webgate extract` reads a file (internal/cli/extract.go).
+	body, _ := charset.Decode(p.body, "")
+	doc, err := Extract(context.Background(), body, Options{URL: p.url, Format: Text})
 	if err != nil {
 		return "", err
 	}
