@@ -5,6 +5,7 @@ package charset
 import (
 	"bytes"
 	"mime"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -53,11 +54,41 @@ func Decode(body []byte, contentType string) ([]byte, string) {
 		}
 	}
 	enc, name, _ := htmlcharset.DetermineEncoding(body, contentType)
+	if name == "windows-1252" {
+		// The prescan's default, or its finding: a <meta> further down
+		// is the page's word (see lateMeta).
+		if e, n := lateMeta(body); e != nil {
+			enc, name = e, n
+		}
+	}
 	if name == "utf-8" {
 		return toValidUTF8(body), name
 	}
 	return decodeWith(enc, body), name
 }
+
+// lateMeta finds the charset of the first <meta> that names one in the
+// first lateMetaWindow bytes. HTML's prescan reads only the first 1024
+// bytes, and pages that open with long scripts or styles declare their
+// charset further down; a browser's parser that meets such a <meta>
+// changes the encoding and starts again
+// (https://html.spec.whatwg.org/multipage/parsing.html#changing-the-encoding-while-parsing),
+// so the page is read as its author saw it.
+func lateMeta(body []byte) (encoding.Encoding, string) {
+	m := metaCharset.FindSubmatch(body[:min(len(body), lateMetaWindow)])
+	if m == nil {
+		return nil, ""
+	}
+	return htmlcharset.Lookup(string(m[1]))
+}
+
+// lateMetaWindow bounds the search for a late <meta> charset: the head of
+// a page, however many scripts it opens with.
+const lateMetaWindow = 64 << 10
+
+// metaCharset matches <meta charset="x"> and <meta http-equiv=...
+// content="text/html; charset=x">.
+var metaCharset = regexp.MustCompile(`(?i)<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)`)
 
 func headerCharset(contentType string) string {
 	if contentType == "" {

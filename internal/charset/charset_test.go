@@ -1,6 +1,7 @@
 package charset
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -28,6 +29,10 @@ func TestDecode(t *testing.T) {
 		{"utf-16le bom", "\xFF\xFEh\x00i\x00", "text/plain", "hi", "utf-16le"},
 		{"utf-16be bom", "\xFE\xFF\x00h\x00i", "text/plain", "hi", "utf-16be"},
 		{"malformed content type", "caf\xe9", "text/html; charset", "café", "windows-1252"},
+		{"late meta past the prescan", "<script>" + strings.Repeat("var x = 1;\n", 200) + "</script><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><p>\xf0\xd2\xc9\xd7\xc5\xd4</p>", "",
+			"<script>" + strings.Repeat("var x = 1;\n", 200) + "</script><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><p>Привет</p>", "koi8-r"},
+		{"header outranks a late meta", strings.Repeat(" ", 1100) + "<meta charset=koi8-r>caf\xe9", "text/html; charset=iso-8859-1", strings.Repeat(" ", 1100) + "<meta charset=koi8-r>café", "windows-1252"},
+		{"late meta with an unknown label", strings.Repeat(" ", 1100) + "<meta charset=x-made-up>caf\xe9", "", strings.Repeat(" ", 1100) + "<meta charset=x-made-up>café", "windows-1252"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
