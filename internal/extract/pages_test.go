@@ -161,6 +161,7 @@ func TestClassifyPage(t *testing.T) {
 		{"a front page with a date meta", `<meta name="date" content="2015-04-08">`, ``, kindOther, "https://news.example/"},
 		{"a landing page with the CMS's published time", `<meta property="og:type" content="website"><meta property="article:published_time" content="2024-11-21T04:05:21Z">`, ``, kindOther, "https://www.example.com/service/"},
 		{"a section front with a date meta", `<meta name="date" content="2015-04-08">`, ``, kindOther, "https://news.example/politics"},
+		{"a story addressed by a query", `<meta name="date" content="2015-04-08">`, ``, kindArticle, "https://news.example/artikel.php?id=123"},
 		{"a date meta that is not a date", `<meta name="date" content="today">`, ``, kindOther, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -95,9 +95,10 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 }
 
 // sectionFront reports a URL at the top of a site: its root, or one path
-// segment of at most two words without digits ("/news", "/service/").
+// segment of at most two words without digits ("/news", "/service/"), and
+// no query (older CMSs address each story by one: "/artikel.php?id=123").
 func sectionFront(base *nurl.URL) bool {
-	if base == nil {
+	if base == nil || base.RawQuery != "" {
 		return false
 	}
 	p := strings.Trim(base.Path, "/")
