@@ -32,7 +32,10 @@ import (
 //   - nextjs-streamed: a React (Next.js App Router) news page that streams
 //     its story after the shell, in hidden segments its inline scripts
 //     move into place, behind a tag manager's self-closed <iframe> in a
-//     <noscript>.
+//     <noscript>;
+//   - dated-portal: a German regional portal's story under og:type
+//     "website", declared a story only by its <meta name="date">, beside
+//     a column of "most read" teasers that the cleaned page keeps.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -125,6 +128,14 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Loading article", "googletagmanager", "All rights reserved"},
 			once:    "Night buses will return to the five valley towns",
+		},
+		{
+			file: "dated-portal.html",
+			with: []string{
+				"Die Stadtwerke senken zum ersten Januar den Arbeitspreis für Erdgas",
+				"Schriftliche Mitteilungen sollen bis Mitte Dezember in den Briefkästen liegen.",
+			},
+			without: []string{"Meistgelesen", "Umleitung an der Hafenbrücke", "Kreistag streitet über Schulbusse", "07:45 Uhr", "Impressum"},
 		},
 	}
 	for _, tt := range tests {
