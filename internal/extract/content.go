@@ -35,8 +35,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		return nil
 	}
 	kind := classifyPage(doc, pm, base)
-	if kind == kindArticle {
+	switch kind {
+	case kindArticle:
 		dropCommentSections(doc)
+	case kindOther:
+		dropMinorComments(doc)
 	}
 	if kind == kindProduct {
 		pruneProductAsides(doc) // reviews and other products, for every extractor
@@ -59,7 +62,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		// Readability latched onto the comment thread under a short
 		// story (its block is mostly text of the page's comment
 		// sections): without them it finds the story.
-		if commentSections(doc, minNetWords) {
+		if commentSections(doc, minNetWords, false) {
 			read = candReadability(doc, base)
 		}
 	}
@@ -531,14 +534,24 @@ var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(ar
 // list outweighs the story. A page with little prose outside its comments
 // (a link post, an open thread) is a discussion that declares itself an
 // article, and keeps them, as forums and Q&A pages do.
-func dropCommentSections(doc *html.Node) { commentSections(doc, minArticleProse) }
+func dropCommentSections(doc *html.Node) { commentSections(doc, minArticleProse, false) }
+
+// dropMinorComments removes the comment sections of a page that declares
+// nothing when the story outside them outweighs them (and has
+// minArticleProse words): a blog post or a news story with a few reader
+// comments under it. The cleaned page, which such a page may be read
+// from, keeps every block. A page whose comments outweigh its text is left
+// alone: it may be a discussion, and when readability latches onto the
+// comments, mainContent removes them then.
+func dropMinorComments(doc *html.Node) { commentSections(doc, minArticleProse, true) }
 
 // commentSections removes the page's comment sections when at least
 // minProse words of paragraphs (<p>, or loose prose: see looseProse)
-// stand outside them, and reports whether it did.
-func commentSections(doc *html.Node, minProse int) bool {
+// stand outside them, and, with outweigh, as many words as the sections
+// hold; it reports whether it removed them.
+func commentSections(doc *html.Node, minProse int, outweigh bool) bool {
 	var drop []*html.Node
-	prose := 0
+	prose, comments := 0, 0
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -548,6 +561,9 @@ func commentSections(doc *html.Node, minProse int) bool {
 			switch {
 			case isCommentSection(c):
 				drop = append(drop, c)
+				if outweigh {
+					comments += wordCount(c)
+				}
 			case c.DataAtom == atom.P:
 				prose += wordCount(c)
 			case !blockAtoms[c.DataAtom] && !hasBlockChild(c):
@@ -559,7 +575,7 @@ func commentSections(doc *html.Node, minProse int) bool {
 		}
 	}
 	walk(doc)
-	if prose < minProse || len(drop) == 0 {
+	if prose < minProse || len(drop) == 0 || prose < comments {
 		return false
 	}
 	for _, n := range drop {

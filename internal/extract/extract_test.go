@@ -335,8 +335,9 @@ func TestArticleComments(t *testing.T) {
 }
 
 // harbourPage is an undeclared news page: a story of the given number of
-// paragraphs (at most seven) under a thread of six reader comments.
-func harbourPage(paragraphs int) []byte {
+// paragraphs (at most seven) under a thread of reader comments (at most
+// six).
+func harbourPage(paragraphs, comments int) []byte {
 	story := []string{
 		"The council approved the new budget for the harbour after a long debate about the cost of dredging.",
 		"Fishermen had asked for the channel to be deepened before the winter storms, when the sandbanks move.",
@@ -352,7 +353,7 @@ func harbourPage(paragraphs int) []byte {
 		b.WriteString("<p>" + p + "</p>\n")
 	}
 	b.WriteString(`</div><div id="comments" class="comments-area"><h2>Comments</h2><ol class="commentlist">`)
-	for i, who := range []string{"Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"} {
+	for i, who := range []string{"Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"}[:comments] {
 		fmt.Fprintf(&b, `<li class="comment"><div class="comment-content"><p>I disagree with %s, reader number %d, because the lifeboat station needs a new slipway, `+
 			`the old one floods at every spring tide, and nobody on the council has been down there to look at it since %d.</p></div></li>`, who, i+1, 2010+i)
 	}
@@ -364,7 +365,7 @@ func harbourPage(paragraphs int) []byte {
 // than the comment thread under it, readability's densest block is the
 // thread; the story is what comes out, without the thread.
 func TestShortStoryLongThread(t *testing.T) {
-	doc, err := Extract(context.Background(), harbourPage(4), Options{URL: "https://harbour.example/budget", Format: Text})
+	doc, err := Extract(context.Background(), harbourPage(4, 6), Options{URL: "https://harbour.example/budget", Format: Text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,11 +377,28 @@ func TestShortStoryLongThread(t *testing.T) {
 	}
 }
 
+// TestLongStoryShortThread: on an undeclared page whose story outweighs
+// the few reader comments under it, the comments are not the content,
+// whichever candidate wins; a thread that outweighs the story may be a
+// discussion and is left to the selection (TestShortStoryLongThread).
+func TestLongStoryShortThread(t *testing.T) {
+	doc, err := Extract(context.Background(), harbourPage(7, 2), Options{URL: "https://harbour.example/budget", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Content, "cost of dredging") || !strings.Contains(doc.Content, "not work at night") {
+		t.Errorf("lost the story:\n%s", doc.Content)
+	}
+	if strings.Contains(doc.Content, "I disagree") {
+		t.Errorf("kept the comments:\n%s", doc.Content)
+	}
+}
+
 // TestTrafilaturaComments: trafilatura's candidate carries the comment
 // thread it finds under a story only when asked to (on forum threads,
 // where the replies are the content).
 func TestTrafilaturaComments(t *testing.T) {
-	page := harbourPage(7)
+	page := harbourPage(7, 6)
 	base, _ := nurl.Parse("https://harbour.example/budget")
 	for _, comments := range []bool{false, true} {
 		doc, err := parseHTML(page)
