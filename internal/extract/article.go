@@ -243,8 +243,11 @@ func dropDatelines(root *html.Node) {
 			if n.DataAtom == atom.Time {
 				timeWords = words
 			}
-			if words > 0 && words <= maxDatelineWords && (blockAtoms[n.DataAtom] || ownLine(n)) &&
-				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n)) {
+			// (ownLine, which looks through the parent, comes last: only
+			// dateline-like inline elements pay for it.)
+			if words > 0 && words <= maxDatelineWords &&
+				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n)) &&
+				(blockAtoms[n.DataAtom] || ownLine(n)) {
 				// The outermost dateline block wins over the ones inside it.
 				drop = append(drop[:mark], n)
 			}
