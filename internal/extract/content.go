@@ -404,14 +404,15 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	return root
 }
 
-// unnestParagraphs renames to <div> every <p> that holds a block. Readability
-// turns runs of text and <br> into paragraphs, and when the run sits in an
-// inline element inside a paragraph (<p><span>text<br><br>text</span></p>)
-// the new paragraphs end up inside the old one, which no HTML parser would
-// build (a block start closes the open <p>). Trafilatura, reading a
-// paragraph as one block, then kept the text before the first nested block
-// and lost the rest: whole sections of a review went missing. Readability.js
-// renames a paragraph's parent <p> the same way, but only its direct parent.
+// unnestParagraphs renames to <div> every <p> that holds a block.
+// Readability wraps the phrasing content of a <div> in a <p>, a <span>
+// that holds a whole story (text, <br> lines and figures) included, and
+// then turns the <br> runs inside the span into paragraphs: <p><span><p>,
+// which no HTML parser would build (a block start closes the open <p>).
+// Trafilatura, reading the outer paragraph as one block, kept the text
+// before the first figure and lost the rest: whole sections of a review
+// went missing. Readability.js renames a new paragraph's parent <p> the
+// same way, but only its direct parent.
 func unnestParagraphs(root *html.Node) {
 	collectElements(root, func(c *html.Node) visit {
 		if c.DataAtom == atom.P && hasBlockChild(c) {

@@ -165,7 +165,7 @@ func revealedLater(n *html.Node) bool {
 	if hasAttr(n, "hidden") && streamedSegmentID(attr(n, "id")) {
 		return true
 	}
-	return nameHas(n, collapsedWords)
+	return classWords(n, collapsedWords)
 }
 
 var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)

@@ -40,12 +40,8 @@ func isProductAside(n *html.Node) bool {
 	if p := strings.ToLower(attr(n, "itemprop")); p == "review" || p == "aggregaterating" {
 		return true
 	}
-	return nameHas(n, productAsideWords)
+	return classWords(n, productAsideWords)
 }
-
-// nameHas reports whether a word of one of n's class names or of its id
-// is in set (see classWords).
-func nameHas(n *html.Node, set map[string]bool) bool { return classWords(n, set) }
 
 // nameWords splits a class name or id into lower-cased words at "-", "_",
 // ":", "." and lower-to-upper case changes ("okeReviews-reviewsWidget" is

@@ -91,4 +91,4 @@ func overlayRole(n *html.Node, sectioned bool) bool {
 	return strings.EqualFold(attr(n, "aria-modal"), "true") || n.DataAtom == atom.Footer && !sectioned
 }
 
-func overlayName(n *html.Node) bool { return nameHas(n, overlayWords) }
+func overlayName(n *html.Node) bool { return classWords(n, overlayWords) }
