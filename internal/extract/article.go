@@ -285,7 +285,8 @@ func classWords(n *html.Node, set map[string]bool) bool {
 
 // eachNameWord calls f with each lower-cased word of the class names or
 // id in v (see nameWords) until f returns true, and reports whether it
-// did. Words longer than 64 bytes are skipped: no vocabulary has them.
+// did. Words of more than 60 bytes are skipped (they would not fit the
+// stack buffer): no vocabulary has them.
 func eachNameWord(v string, f func(word []byte) bool) bool {
 	var buf [64]byte
 	w, long := buf[:0], false

@@ -40,7 +40,8 @@ import (
 //     when no responsive variant on the same element shows it again.
 //
 // Not removed, whatever hides it, is an element that holds at least half
-// of the page's words (revealedWrapper): pages hide their whole content
+// of the page's words (on pages of minWrapperWords or more, at most
+// maxWrappers of them): pages hide their whole content
 // wrapper until their scripts run (opacity 0 for a fade-in, visibility
 // hidden until the fonts load, a "hide" class until hydration, React's
 // streamed segments) and every reader sees it then. Hidden elements
