@@ -64,7 +64,7 @@ func textOf(n *html.Node) string {
 }
 
 func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(dropInvisible(s)), " ")
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // absURL resolves ref against base; without a base, or when ref does not

@@ -78,7 +78,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 				return
 			case atom.H1:
 				if firstH1 == "" {
-					firstH1 = collapseSpace(textOf(n))
+					firstH1 = cleanMeta(textOf(n))
 				}
 			case atom.Time:
 				if timeDatetime == "" {
@@ -101,40 +101,50 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	pm.ogType = strings.ToLower(metas["og:type"])
 
 	m := &pm.Metadata
-	titleTag = collapseSpace(titleTag)
+	titleTag = cleanMeta(titleTag)
 	if firstH1 != "" && len(firstH1) < len(titleTag) && strings.Contains(titleTag, firstH1) {
 		// "<h1> - Site name": the heading is the title without the suffix.
 		titleTag = firstH1
 	}
-	m.Title = collapseSpace(firstNonEmpty(ld.headline, metas["og:title"], metas["twitter:title"], metas["dc.title"], titleTag, firstH1))
-	m.Author = collapseSpace(firstNonEmpty(ld.author, metas["author"], metas["article:author"], metas["dc.creator"], metas["parsely-author"], metas["sailthru.author"], metas["byl"]))
+	m.Title = cleanMeta(firstNonEmpty(ld.headline, metas["og:title"], metas["twitter:title"], metas["dc.title"], titleTag, firstH1))
+	m.Author = cleanMeta(firstNonEmpty(ld.author, metas["author"], metas["article:author"], metas["dc.creator"], metas["parsely-author"], metas["sailthru.author"], metas["byl"]))
 	if strings.HasPrefix(m.Author, "http") { // article:author is often a profile URL
 		m.Author = ""
 	}
-	m.Description = collapseSpace(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
-	m.SiteName = collapseSpace(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
+	m.Description = cleanMeta(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
+	m.SiteName = cleanMeta(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
 	m.Language = normalizeLang(firstNonEmpty(htmlLang, ld.language, metas["og:locale"], metas["content-language"], metas["language"], metas["dc.language"]))
-	dates := []string{ld.published}
-	for _, k := range publishedMetas {
-		dates = append(dates, metas[k])
-		if _, ok := parseDate(metas[k]); ok {
-			pm.metaPublished = true
-		}
-	}
-	// A microdata datePublished may be a teaser's in a list of stories,
-	// so it only fills in the date.
-	dates = append(dates, metas["datepublished"], ld.modified, timeDatetime)
-	for _, d := range dates {
-		if t, ok := parseDate(d); ok {
+	// The first date that parses is the page's, most deliberate source
+	// first; one in the head's publication tags also marks the page as
+	// dated. A microdata datePublished may be a teaser's in a list of
+	// stories, so it only fills in the date.
+	published := func(d string) bool {
+		t, ok := parseDate(d)
+		if ok && m.Published.IsZero() {
 			m.Published = t
+		}
+		return ok
+	}
+	published(ld.published)
+	for _, k := range publishedMetas {
+		pm.metaPublished = published(metas[k]) || pm.metaPublished
+	}
+	for _, d := range []string{metas["datepublished"], ld.modified, timeDatetime} {
+		if !m.Published.IsZero() {
 			break
 		}
+		published(d)
 	}
 	if c := firstNonEmpty(canonical, metas["og:url"]); c != "" {
 		m.CanonicalURL = absURL(base, c)
 	}
 	return pm
 }
+
+// cleanMeta collapses a metadata value's spaces and drops its invisible
+// characters (dropInvisible): metadata is read from attributes, and
+// before prepareDoc cleans the text nodes.
+func cleanMeta(s string) string { return collapseSpace(dropInvisible(s)) }
 
 // publishedMetas are the head's tags for a page's publication date
 // (OpenGraph, Dublin Core, news CMSs and analytics tags), most deliberate
