@@ -449,14 +449,25 @@ func adopt(dst, src *html.Node) {
 	}
 }
 
+// leadWords name the story's lead: the standfirst or summary printed
+// between the headline and the body ("article__lead", "standfirst",
+// "dek", French "chapo", German "Vorspann"). Trafilatura reads only the
+// body's container when it finds one by name ("article-body"), so its
+// absence from the reference says nothing about the lead.
+var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subtitle summary abstract chapo chapeau vorspann sapo entradilla sommario`)
+
+// minLeadWords: a named lead shorter than this ("Summary", a one-line
+// kicker named "intro") is judged like any block.
+const minLeadWords = 8
+
 // pruneByConsensus removes from an article the leaf blocks that a second,
 // independent extractor (trafilatura) did not keep: bylines, photo
 // credits, "read more" teasers and share prompts that readability lets
 // through inside the article container. Code, tables, headings and
 // quotes (a <blockquote>, or a <figure> holding one: a pull quote, which
-// trafilatura drops with every figure) are never pruned, and the
-// reference must be substantial, so a reference that missed most of the
-// article cannot gut it.
+// trafilatura drops with every figure) and a named lead (see leadWords)
+// are never pruned, and the reference must be substantial, so a
+// reference that missed most of the article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
 	refToks := wordTokens(ref)
 	if len(refToks) < 60 {
@@ -478,6 +489,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 			if findFirst(c, func(n *html.Node) bool { return isElem(n, atom.Blockquote) }) != nil {
 				return skip
 			}
+		}
+		if classWords(c, leadWords) && wordCount(c) >= minLeadWords {
+			return skip
 		}
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
 			return descend

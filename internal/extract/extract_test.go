@@ -459,6 +459,15 @@ func TestPruneByConsensus(t *testing.T) {
 		}
 	}
 
+	// A lead named as one: trafilatura reads only the body's container
+	// when it finds one by name, and leaves the standfirst above it out.
+	root = parseFragment(t, `<div class="article__lead"><p>Five hours of debate ended without a vote on the wind farm</p></div>`+
+		`<p class="intro">Short intro line</p><p>`+story+`</p><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" "+story)
+	if got := textOf(root); !strings.Contains(got, "Five hours of debate") || strings.Contains(got, "Short intro") {
+		t.Errorf("leads: got %q, want the named lead kept and the short line pruned", got)
+	}
+
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
 	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
 	if strings.Count(textOf(root), "the committee met") != 12 {

@@ -35,7 +35,11 @@ import (
 //     <noscript>;
 //   - dated-portal: a German regional portal's story under og:type
 //     "website", declared a story only by its <meta name="date">, beside
-//     a column of "most read" teasers that the cleaned page keeps.
+//     a column of "most read" teasers that the cleaned page keeps;
+//   - lead-news: a German story whose lead stands in the header above a
+//     body named "article-body" (trafilatura reads only that body), with
+//     an inline "Mehr zum Thema" teaser, a newsletter box, an author box,
+//     comments and related stories.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -136,6 +140,17 @@ func TestArticleTemplates(t *testing.T) {
 				"Schriftliche Mitteilungen sollen bis Mitte Dezember in den Briefkästen liegen.",
 			},
 			without: []string{"Meistgelesen", "Umleitung an der Hafenbrücke", "Kreistag streitet über Schulbusse", "07:45 Uhr", "Impressum"},
+		},
+		{
+			file: "lead-news.html",
+			with: []string{
+				"Nach einer fünfstündigen Sitzung hat der Gemeinderat von Lindenau die Abstimmung",
+				"Rund zweihundert Bürgerinnen und Bürger waren am Dienstagabend",
+				"Die Landesregierung hatte die Fläche im vergangenen Jahr als Vorranggebiet",
+			},
+			without: []string{"Energiewende", "Twittern", "Foto: Jens Büttner", "Mehr zum Thema", "Bürgerinitiative sammelt",
+				"Anzeige", "Jeden Morgen die wichtigsten", "Schlagworte", "ist Redakteurin", "23 Kommentare", "Endlich wird",
+				"Das könnte Sie auch", "Neue Buslinie", "Alle Rechte vorbehalten"},
 		},
 	}
 	for _, tt := range tests {
