@@ -481,6 +481,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 	for i := 1; i < len(refToks); i++ {
 		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
+	kept := map[*html.Node]bool{} // named containers of prose the reference has
 	drop := collectElements(root, func(c *html.Node) visit {
 		switch c.DataAtom {
 		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
@@ -512,6 +513,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 		if in*2 < len(toks)-1 {
 			return take
 		}
+		if len(toks) >= minSplitProse {
+			kept[namedContainer(c, root)] = true
+		}
 		return skip
 	})
 	dropped := 0
@@ -526,11 +530,48 @@ func pruneByConsensus(root *html.Node, ref string) {
 		// story: trafilatura drops many lists whole (and its absence
 		// then says nothing), while teaser lists are links. The item
 		// still counts as disagreement above.
-		if n.DataAtom == atom.Li && linkWords(n) == 0 {
+		if n.DataAtom == atom.Li && linkWords(n) == 0 || splitBody(n, root, kept) {
 			continue
 		}
 		removeNode(n)
 	}
+}
+
+// minSplitProse is the length of a paragraph that, kept by the reference
+// or not, counts as prose of the story for splitBody.
+const minSplitProse = 10
+
+// splitBody reports a paragraph of prose that the reference lacks only
+// because trafilatura reads the first container it finds by name
+// ("article-body") and no further: the paragraph stands in another
+// container of the same tag and class as one whose prose the reference
+// kept. News templates split the story's body this way around ads, a
+// subscription offer or a gallery, and the story's tail was cut.
+func splitBody(n, root *html.Node, kept map[*html.Node]bool) bool {
+	w := wordCount(n)
+	if w < minSplitProse || linkWords(n)*4 > w || n.DataAtom == atom.Figcaption || hasAncestor(n, atom.Figure) {
+		return false // a caption is not the story's prose
+	}
+	c := namedContainer(n, root)
+	if c == nil || kept[c] {
+		return false
+	}
+	for k := range kept {
+		if k != nil && k.DataAtom == c.DataAtom && k.Data == c.Data && attr(k, "class") == attr(c, "class") {
+			return true
+		}
+	}
+	return false
+}
+
+// namedContainer is n's nearest ancestor under root with a class, or nil.
+func namedContainer(n, root *html.Node) *html.Node {
+	for p := n.Parent; p != nil && p != root; p = p.Parent {
+		if attr(p, "class") != "" {
+			return p
+		}
+	}
+	return nil
 }
 
 // wordTokens splits s into lower-cased runs of letters and digits.

@@ -419,8 +419,9 @@ func TestTrafilaturaComments(t *testing.T) {
 
 // TestPruneByConsensus checks which leaf blocks of an article a reference
 // extraction removes: blocks whose word pairs it lacks (a byline, a
-// teaser) and one-word labels it lacks ("Advert"), never headings or
-// code, and nothing when the reference disagrees with most of the text.
+// teaser) and one-word labels it lacks ("Advert"), never headings, code,
+// quotes, a named lead or a second part of the body, and nothing when the
+// reference disagrees with most of the text.
 func TestPruneByConsensus(t *testing.T) {
 	story := strings.Repeat("the committee met on tuesday to weigh the proposal for a new bridge ", 6)
 	root := parseFragment(t, `<h2>Heading absent from reference</h2><p>`+story+`</p><p>Advert</p><p>Bridge</p>`+
@@ -466,6 +467,17 @@ func TestPruneByConsensus(t *testing.T) {
 	pruneByConsensus(root, story+" "+story)
 	if got := textOf(root); !strings.Contains(got, "Five hours of debate") || strings.Contains(got, "Short intro") {
 		t.Errorf("leads: got %q, want the named lead kept and the short line pruned", got)
+	}
+
+	// A body split around an ad into two containers of one class:
+	// trafilatura reads the first. A third container of another class
+	// is judged as before.
+	tail := "the council will vote on the final design of the bridge in june after a public meeting"
+	root = parseFragment(t, `<div class="body"><p>`+story+`</p><p>`+story+`</p></div><div class="ad"><p>Advert</p></div>`+
+		`<div class="body"><p>`+tail+`</p></div><div class="promo"><p>Subscribe today and read every story from our award winning newsroom</p></div>`)
+	pruneByConsensus(root, story+" "+story)
+	if got := textOf(root); !strings.Contains(got, "the council will vote") || strings.Contains(got, "Subscribe") || strings.Contains(got, "Advert") {
+		t.Errorf("split body: got %q, want the second body kept and the ad and promo pruned", got)
 	}
 
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)

@@ -39,7 +39,10 @@ import (
 //   - lead-news: a German story whose lead stands in the header above a
 //     body named "article-body" (trafilatura reads only that body), with
 //     an inline "Mehr zum Thema" teaser, a newsletter box, an author box,
-//     comments and related stories.
+//     comments and related stories;
+//   - split-body: a German story whose body stands in two containers of
+//     one class around an ad and a subscription offer (trafilatura reads
+//     the first only).
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -151,6 +154,15 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Energiewende", "Twittern", "Foto: Jens Büttner", "Mehr zum Thema", "Bürgerinitiative sammelt",
 				"Anzeige", "Jeden Morgen die wichtigsten", "Schlagworte", "ist Redakteurin", "23 Kommentare", "Endlich wird",
 				"Das könnte Sie auch", "Neue Buslinie", "Alle Rechte vorbehalten"},
+		},
+		{
+			file: "split-body.html",
+			with: []string{
+				"Der Landkreis hat am Montag die Pläne für ein neues Gymnasium",
+				"Der Kreistag soll im Juni über den Entwurf abstimmen",
+				"Der Elternbeirat kündigte an, eigene Vorschläge",
+			},
+			without: []string{"Anzeige", "Digital-Abo", "Jetzt abonnieren", "Meistgelesen", "Impressum"},
 		},
 	}
 	for _, tt := range tests {
