@@ -544,24 +544,29 @@ const minSplitProse = 10
 // splitBody reports a paragraph of prose that the reference lacks only
 // because trafilatura reads the first container it finds by name
 // ("article-body") and no further: the paragraph stands in another
-// container of the same tag and class as one whose prose the reference
-// kept. News templates split the story's body this way around ads, a
-// subscription offer or a gallery, and the story's tail was cut.
+// container of the same class as one whose prose the reference kept.
+// News templates split the story's body this way around ads, a
+// subscription offer or a gallery, and the story's tail was cut. The
+// paragraph may carry the class itself: readability turns a container
+// that holds one paragraph into that paragraph.
 func splitBody(n, root *html.Node, kept map[*html.Node]bool) bool {
 	w := wordCount(n)
 	if w < minSplitProse || linkWords(n)*4 > w || n.DataAtom == atom.Figcaption || hasAncestor(n, atom.Figure) {
 		return false // a caption is not the story's prose
 	}
-	c := namedContainer(n, root)
-	if c == nil || kept[c] {
+	another := func(c *html.Node) bool {
+		if c == nil || kept[c] {
+			return false
+		}
+		cls := attr(c, "class")
+		for k := range kept {
+			if k != nil && attr(k, "class") == cls {
+				return true
+			}
+		}
 		return false
 	}
-	for k := range kept {
-		if k != nil && k.DataAtom == c.DataAtom && k.Data == c.Data && attr(k, "class") == attr(c, "class") {
-			return true
-		}
-	}
-	return false
+	return attr(n, "class") != "" && another(n) || another(namedContainer(n, root))
 }
 
 // namedContainer is n's nearest ancestor under root with a class, or nil.
