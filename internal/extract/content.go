@@ -460,6 +460,13 @@ var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subt
 // kicker named "intro") is judged like any block.
 const minLeadWords = 8
 
+// isLead reports a named lead's shape: a few sentences of prose, not
+// links (a teaser list named like a lead is links).
+func isLead(n *html.Node) bool {
+	w := wordCount(n)
+	return w >= minLeadWords && linkWords(n)*4 <= w
+}
+
 // pruneByConsensus removes from an article the leaf blocks that a second,
 // independent extractor (trafilatura) did not keep: bylines, photo
 // credits, "read more" teasers and share prompts that readability lets
@@ -491,7 +498,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 				return skip
 			}
 		}
-		if classWords(c, leadWords) && wordCount(c) >= minLeadWords {
+		if classWords(c, leadWords) && isLead(c) {
 			return skip
 		}
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
