@@ -30,6 +30,55 @@ func tidyArticle(root *html.Node, title string) {
 	dropAuthorBoxes(root)
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
+	dropTrailingHeadings(root)
+}
+
+// maxTrailingHeadings bounds dropTrailingHeadings: a few headings can
+// stand in a row after the story ("Post navigation", "Leave a reply").
+const maxTrailingHeadings = 4
+
+// maxTrailingHeadingWords bounds a trailing heading: the names of blocks
+// are short, and a longer "heading" is text set in a heading's type.
+const maxTrailingHeadingWords = 8
+
+// dropTrailingHeadings removes headings that end the article with nothing
+// under them: the headings of blocks that the steps before removed (a
+// "Related posts" list, a share bar, WordPress's screen-reader heading
+// "Post navigation" over links that readability dropped). A heading
+// heads what follows it; with nothing following, it says nothing.
+func dropTrailingHeadings(root *html.Node) {
+	for range maxTrailingHeadings {
+		t := lastText(root)
+		if t == nil {
+			return
+		}
+		var h *html.Node
+		for p := t.Parent; p != nil && p != root; p = p.Parent {
+			if p.Type == html.ElementNode && headingAtoms[p.DataAtom] {
+				h = p
+			}
+		}
+		if h == nil || wordCount(h) > maxTrailingHeadingWords || hasAncestor(h, atom.Li) {
+			return // a heading used as text: a long line, a list's items
+		}
+		removeNode(h)
+	}
+}
+
+// lastText is the last text node under n with more than white space,
+// leaving out scripts and styles.
+func lastText(n *html.Node) *html.Node {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return c
+		case c.Type == html.ElementNode && c.DataAtom != atom.Script && c.DataAtom != atom.Style:
+			if t := lastText(c); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
 }
 
 // referenceWords name the container of a story's reference list or

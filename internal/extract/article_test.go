@@ -42,7 +42,7 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name:  "headline repeating the title",
 			title: "Council approves the budget - City News",
-			html:  `<h2 class="headline">Council approves the budget</h2>` + story + `<h2>Council approves the budget, then what?</h2>`,
+			html:  `<h2 class="headline">Council approves the budget</h2>` + story + `<h2>Council approves the budget, then what?</h2>` + story,
 			gone:  []string{"Council approves the budgetThe council"}, // textOf joins blocks without a space
 			kept:  []string{"The council approved", "then what?"},
 		},
@@ -145,7 +145,7 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "reference lists and footnotes named as such",
 			html: story + `<h2 id="references">References</h2><ol class="references"><li>Doe J. A study of budgets. J Civ 2019;3:1-9.</li></ol>` +
-				`<div class="wp-block-footnotes"><p>1. Council minutes, 2019.</p></div>`,
+				`<div class="wp-block-footnotes"><p>1. Council minutes, 2019.</p></div>` + story,
 			gone: []string{"A study of budgets", "Council minutes"},
 			kept: []string{"The council approved", "References"},
 		},
@@ -216,6 +216,19 @@ func TestTidyArticle(t *testing.T) {
 			name: "a privacy policy keeps its text",
 			html: `<p>We and our partners use cookies to store information on your device and process personal data for advertising, with your consent.</p><p>You can accept or reject cookies and change your privacy settings at any time in the consent manager.</p><p>Our partners process personal data on the basis of consent or legitimate interest for advertising.</p>`,
 			kept: []string{"We and our partners", "legitimate interest"},
+		},
+		{
+			name: "headings left with nothing under them at the end",
+			html: `<h2>Background</h2>` + story + `<nav class="post-navigation"><h2 class="screen-reader-text">Post navigation</h2></nav>` +
+				`<div><h3>Leave a Reply</h3></div>`,
+			gone: []string{"Post navigation", "Leave a Reply"},
+			kept: []string{"Background", "The council approved"},
+		},
+		{
+			name: "headings set as text at the end stay",
+			html: story + `<ul><li><h3>one can also buy gift cards for friends</h3></li></ul>` +
+				`<h3>At our firm your ideas matter, and so does your growth: you get the support to move forward.</h3>`,
+			kept: []string{"gift cards", "your ideas matter"},
 		},
 		{
 			name: "two repeated paragraphs in a row are not yet a passage",

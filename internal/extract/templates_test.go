@@ -42,7 +42,11 @@ import (
 //     comments and related stories;
 //   - split-body: a German story whose body stands in two containers of
 //     one class around an ad and a subscription offer (trafilatura reads
-//     the first only).
+//     the first only);
+//   - wordpress-it: an Italian post in a default WordPress theme, with
+//     Jetpack's share buttons and related posts inside the content, a
+//     "Leggi anche:" line, an ad label, a credit in a caption, and the
+//     screen-reader heading "Navigazione articoli" over the post links.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -163,6 +167,15 @@ func TestArticleTemplates(t *testing.T) {
 				"Der Elternbeirat kündigte an, eigene Vorschläge",
 			},
 			without: []string{"Anzeige", "Digital-Abo", "Jetzt abonnieren", "Meistgelesen", "Impressum"},
+		},
+		{
+			file: "wordpress-it.html",
+			with: []string{
+				"Partiranno in primavera i lavori per l’ampliamento della darsena Toscana",
+				"Il progetto definitivo sarà presentato ai cittadini il prossimo 3 marzo",
+			},
+			without: []string{"Condividi", "Leggi anche", "Pubblicità", "Correlati", "Crociere, la stagione",
+				"Franco Silvi", "Navigazione articoli", "Articolo precedente", "Lascia un commento", "Articoli recenti", "Testata registrata"},
 		},
 	}
 	for _, tt := range tests {
