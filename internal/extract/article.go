@@ -61,6 +61,9 @@ func dropTrailingHeadings(root *html.Node) {
 		if h == nil || wordCount(h) > maxTrailingHeadingWords || hasAncestor(h, atom.Li) {
 			return // a heading used as text: a long line, a list's items
 		}
+		if wordCount(h) == wordCount(root) {
+			return // the heading is all there is
+		}
 		removeNode(h)
 	}
 }

@@ -225,6 +225,11 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Background", "The council approved"},
 		},
 		{
+			name: "an article of one heading keeps it",
+			html: `<div><h1>Gallery: the harbour at night</h1></div>`,
+			kept: []string{"Gallery: the harbour at night"},
+		},
+		{
 			name: "headings set as text at the end stay",
 			html: story + `<ul><li><h3>one can also buy gift cards for friends</h3></li></ul>` +
 				`<h3>At our firm your ideas matter, and so does your growth: you get the support to move forward.</h3>`,
