@@ -451,10 +451,12 @@ func adopt(dst, src *html.Node) {
 
 // leadWords name the story's lead: the standfirst or summary printed
 // between the headline and the body ("article__lead", "standfirst",
-// "dek", French "chapo", German "Vorspann"). Trafilatura reads only the
-// body's container when it finds one by name ("article-body"), so its
-// absence from the reference says nothing about the lead.
-var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subtitle summary abstract chapo chapeau vorspann sapo entradilla sommario`)
+// "dek", French "chapo" or "article__desc", German "Vorspann").
+// Trafilatura reads only the body's container when it finds one by name
+// ("article-body"), so its absence from the reference says nothing about
+// the lead. "teaser", German sites' name for it, is left out: it names
+// the teasers of other stories as often, a linked headline over prose.
+var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subtitle summary abstract chapo chapeau vorspann sapo entradilla sommario desc`)
 
 // minLeadWords: a named lead shorter than this ("Summary", a one-line
 // kicker named "intro") is judged like any block.

@@ -46,7 +46,10 @@ import (
 //   - wordpress-it: an Italian post in a default WordPress theme, with
 //     Jetpack's share buttons and related posts inside the content, a
 //     "Leggi anche:" line, an ad label, a credit in a caption, and the
-//     screen-reader heading "Navigazione articoli" over the post links.
+//     screen-reader heading "Navigazione articoli" over the post links;
+//   - paywall-fr: a French story behind a consent notice, its lead named
+//     "article__desc", an inline "Lire aussi", an ad label, a paywall
+//     banner at the end of the free part, topics and share links.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -176,6 +179,16 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Condividi", "Leggi anche", "Pubblicità", "Correlati", "Crociere, la stagione",
 				"Franco Silvi", "Navigazione articoli", "Articolo precedente", "Lascia un commento", "Articoli recenti", "Testata registrata"},
+		},
+		{
+			file: "paywall-fr.html",
+			with: []string{
+				"La métropole a annoncé jeudi que la future ligne 6 ne sera pas mise en service avant 2028",
+				"Les usagers devront patienter.",
+				"Le budget total du projet est désormais estimé à 310 millions d’euros",
+			},
+			without: []string{"Avec votre accord", "Loire-Atlantique", "Claire Martin", "Lecture 3 min", "Lire aussi",
+				"le nouveau pont sur la Loire divise", "Publicité", "Il vous reste 60 %", "Sujets", "Partager sur", "Les plus lus", "Tous droits réservés"},
 		},
 	}
 	for _, tt := range tests {
