@@ -596,8 +596,13 @@ func wordTokens(s string) []string {
 }
 
 // commentSection matches the id or a class of the container of reader
-// comments under an article (WordPress, Disqus and most themes).
-var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(area|section|wrapper|container|block|list)|respond|comment-respond|disqus_thread)$`)
+// comments under an article (WordPress, Disqus and most themes), also
+// named in the site's language: German, French, Spanish, Italian, Dutch,
+// Polish, Scandinavian and Finnish plurals ("kommentare",
+// "commentaires"). The plural only: German "Kommentar" also names an
+// opinion piece, the story itself.
+var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(area|section|wrapper|container|block|list)|respond|comment-respond|disqus_thread|` +
+	`((leser-?)?kommentare|commentaires|comentarios|commenti|reacties|komentarze|kommentarer|kommentit)(-?(area|section|wrapper|container|block|list|bereich|liste|zone|lista))?)$`)
 
 // dropCommentSections removes reader comments from a declared article:
 // they are not the article, and readability keeps them when the comment

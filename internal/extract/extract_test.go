@@ -395,6 +395,34 @@ func TestStoryAndThread(t *testing.T) {
 	}
 }
 
+// TestCommentSectionNames checks the names of comment sections, English
+// and in the site's language, and that the singular German "Kommentar"
+// (an opinion piece) is not one.
+func TestCommentSectionNames(t *testing.T) {
+	for _, tc := range []struct {
+		attr string
+		want bool
+	}{
+		{`id="comments"`, true},
+		{`class="comments-area"`, true},
+		{`id="disqus_thread"`, true},
+		{`class="kommentare"`, true},
+		{`id="leserKommentare"`, true},
+		{`class="commentaires-list"`, true},
+		{`class="box comentarios"`, true},
+		{`class="commenti-area"`, true},
+		{`id="reacties"`, true},
+		{`class="kommentar"`, false},
+		{`class="kommentar-box"`, false},
+		{`class="comment-count"`, false},
+	} {
+		n := parseFragment(t, `<div `+tc.attr+`>x</div>`).FirstChild
+		if got := isCommentSection(n); got != tc.want {
+			t.Errorf("%s: comment section = %v, want %v", tc.attr, got, tc.want)
+		}
+	}
+}
+
 // TestTrafilaturaComments: trafilatura's candidate carries the comment
 // thread it finds under a story only when asked to (on forum threads,
 // where the replies are the content).

@@ -49,7 +49,9 @@ import (
 //     screen-reader heading "Navigazione articoli" over the post links;
 //   - paywall-fr: a French story behind a consent notice, its lead named
 //     "article__desc", an inline "Lire aussi", an ad label, a paywall
-//     banner at the end of the free part, topics and share links.
+//     banner at the end of the free part, topics and share links;
+//   - comments-de: the lead-news story with its reader comments inside
+//     the <article>, in a section named in German ("kommentare").
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -189,6 +191,15 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Avec votre accord", "Loire-Atlantique", "Claire Martin", "Lecture 3 min", "Lire aussi",
 				"le nouveau pont sur la Loire divise", "Publicité", "Il vous reste 60 %", "Sujets", "Partager sur", "Les plus lus", "Tous droits réservés"},
+		},
+		{
+			file: "comments-de.html",
+			with: []string{
+				"Nach einer fünfstündigen Sitzung hat der Gemeinderat",
+				"Die Landesregierung hatte die Fläche im vergangenen Jahr als Vorranggebiet",
+			},
+			without: []string{"23 Kommentare", "Endlich wird", "Die Schule muss saniert werden", "Ich finde, die Gemeinde", "Antworten",
+				"Alle Kommentare anzeigen"},
 		},
 	}
 	for _, tt := range tests {
