@@ -181,9 +181,18 @@ func dropCaptions(root *html.Node) {
 // content-word protection, judges the whole page; inside the chosen
 // article these are the ones that held only furniture on the benchmark
 // pages: "sidebar", "promo" and "cta" also name layout modifiers and
-// content columns, "recirc" listing grids.)
+// content columns, "recirc" listing grids.) Templates name them in their
+// site's language too: German, French, Spanish, Italian and Dutch words
+// for related, share and recommended ("artikel-teilen", "articles-lies",
+// "noticias-relacionadas"); not the words for subscription ("abo",
+// "abonnement"), which also mark a subscriber's story.
 var furnitureWords = wordSet(`related newsletter signup trending rail share sharing social subscribe subscription
-	outbrain taboola recommended`)
+	outbrain taboola recommended
+	teilen verwandte aehnliche empfehlungen
+	partage partager lies similaires recommandations
+	compartir relacionados relacionadas recomendados
+	condividi correlati correlate consigliati
+	delen gerelateerd aanbevolen`)
 
 // dropFurniture removes elements of a declared article named by
 // furnitureWords, unless one holds a quarter of the article (then the name

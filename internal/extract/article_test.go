@@ -35,6 +35,14 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "widgets named in the site's language",
+			html: `<article>` + story + `<div class="artikel-teilen">Teilen auf Facebook, Twitter und per Mail</div>` +
+				`<section class="articles-lies"><h3>À lire aussi</h3><ul><li><a href="/z">Le pont ferme en août</a></li></ul></section>` +
+				`<div class="noticias-relacionadas"><a href="/y">El puente cierra en agosto</a></div></article>`,
+			gone: []string{"Teilen auf", "À lire aussi", "Le pont ferme", "El puente cierra"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "a theme class on the story container and heading slugs are kept",
 			html: `<div class="post-social-enabled">` + story + `<h2 id="h-why-use-social-shopping">Why use social shopping</h2>` + story + `</div>`,
 			kept: []string{"The council approved", "Why use social shopping"},
