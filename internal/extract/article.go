@@ -152,8 +152,10 @@ func dropAuthorBoxes(root *html.Node) {
 }
 
 // captionWords name image and video captions by class or id
-// ("wp-caption-text", "article__image-caption", "media-caption").
-var captionWords = wordSet(`caption captions figcaption`)
+// ("wp-caption-text", "article__image-caption", "media-caption"), also in
+// the site's language (German "bildunterschrift", French "legende",
+// Italian "didascalia", Portuguese "legenda", Dutch "bijschrift").
+var captionWords = wordSet(`caption captions figcaption bildunterschrift bildtext legende legenda didascalia bijschrift onderschrift`)
 
 // maxCaptionWords: a caption is a sentence or two; an element so named
 // that holds more is a theme's container.
@@ -163,8 +165,9 @@ const maxCaptionWords = 80
 // the story is told in its paragraphs, and a caption repeats it or
 // credits a photographer. A bare <figcaption> is kept: dropping those too
 // gained AEB 0.0005 and cost the Mozilla set, whose expected output is
-// Readability.js's (it keeps every caption), 0.002. When the captions hold a third of the
-// text they are the content (a photo listing, a gallery) and stay.
+// Readability.js's (it keeps every caption), 0.002. When the captions
+// hold a third of the text they are the content (a photo listing, a
+// gallery) and stay.
 func dropCaptions(root *html.Node) {
 	removeUnlessThird(root, collectElements(root, func(c *html.Node) visit {
 		if classWords(c, captionWords) && wordCount(c) <= maxCaptionWords {
