@@ -115,8 +115,12 @@ func dropReferenceLists(root *html.Node) {
 // ("saboxplugin-wrap" of the Simple Author Box plugin, "elementor-author-
 // box", "author-bio", "about-the-author", "authorbox"). A byline
 // ("post-author", "author-name") does not match; datelines are judged
-// apart.
-var authorBox = regexp.MustCompile(`(^|[-_])(author[-_]*(box|bio|info|card|profile|details|description|about)|about[-_]*(the[-_]*)?author|sabox|authorbox|authorbio|author[-_]*box[-_]*bio)`)
+// apart. German, French, Spanish and Italian sites name the writer in
+// their language ("autor-box", "bio-auteur", "box-autore",
+// "ueber-den-autor").
+var authorBox = regexp.MustCompile(`(^|[-_])((author|autor|auteur|autore)[-_]*(box|bio|info|card|profile|details|description|about)|` +
+	`about[-_]*(the[-_]*)?author|sabox|authorbox|authorbio|author[-_]*box[-_]*bio|autorenbox|` +
+	`(bio|box)[-_]*(autor|auteur|autore)|(ueber|uber)[-_]*(den[-_]*)?autor|sobre[-_]*(el[-_]*)?autor|a[-_]*propos[-_]*(de[-_]*)?(l[-_]*)?auteur)`)
 
 // maxAuthorBoxWords bounds an author box: a photo, a name, a paragraph or
 // two of biography and a few links. A longer element so named is the
@@ -134,8 +138,9 @@ func dropAuthorBoxes(root *html.Node) {
 			if a.Key != "class" && a.Key != "id" {
 				continue
 			}
-			// Most class lists name no author: look before splitting.
-			if !containsFold(a.Val, "author") && !containsFold(a.Val, "sabox") {
+			// Most class lists name no author ("author", "autor",
+			// "auteur", "autore"): look before splitting.
+			if !containsFold(a.Val, "aut") && !containsFold(a.Val, "sabox") {
 				continue
 			}
 			for _, t := range strings.Fields(strings.ToLower(a.Val)) {

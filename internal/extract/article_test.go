@@ -142,8 +142,10 @@ func TestTidyArticle(t *testing.T) {
 			name: "author boxes",
 			html: story + `<div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Jane Roe is the owner of a cleaning company in Denver.</p></div></div>` +
 				`<div class="elementor-author-box"><h4 class="elementor-author-box__name">John Poe</h4><div class="elementor-author-box__bio"><p>John writes about money.</p></div></div>` +
-				`<section id="about-the-author"><p>Kim Lee covers tech.</p></section><div class="author-bio">Ann Ray, editor.</div>`,
-			gone: []string{"Jane Roe", "John Poe", "John writes", "Kim Lee", "Ann Ray"},
+				`<section id="about-the-author"><p>Kim Lee covers tech.</p></section><div class="author-bio">Ann Ray, editor.</div>` +
+				`<div class="autor-box"><p>Anna Schmidt ist Redakteurin.</p></div><aside class="bio-auteur"><p>Claire Martin est journaliste.</p></aside>` +
+				`<div id="ueber-den-autor"><p>Jonas Weber schreibt über Schulen.</p></div>` + story,
+			gone: []string{"Jane Roe", "John Poe", "John writes", "Kim Lee", "Ann Ray", "Anna Schmidt", "Claire Martin", "Jonas Weber"},
 			kept: []string{"The council approved"},
 		},
 		{
