@@ -159,10 +159,42 @@ func dropArticleFurniture(root *html.Node) {
 	}
 }
 
-// isLabelLine reports a block that is an ad slot's label, a photo credit
-// or a tag list: furniture by its own words and shape, on any page.
+// isLabelLine reports a block that is an ad slot's label, a photo credit,
+// a tag list or a prompt to follow the site on social media: furniture by
+// its own words and shape, on any page.
 func isLabelLine(b *html.Node) bool {
-	return isAdLabel(b) || isCreditLine(b) || isTagList(b)
+	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b)
+}
+
+// followLabel starts a prompt to follow the publisher on social media
+// ("Follow us on Instagram", "Folgen Sie uns auf Twitter", "Suivez-nous
+// sur Facebook", "Síguenos en", "Seguici su", "Volg ons op").
+var followLabel = regexp.MustCompile(`^(follow|folgen|folge|folgt|suivez|retrouvez|síguenos|siguenos|sigue|seguici|segui|volg|siga|you can follow|puedes seguir)[\s-]`)
+
+// socialNetworks are the names a follow prompt lists.
+var socialNetworks = wordSet(`facebook twitter instagram youtube linkedin tiktok telegram whatsapp mastodon threads bluesky
+	pinterest snapchat flipboard x`)
+
+// maxFollowWords bounds a follow prompt: a sentence, not a paragraph
+// that mentions following a story on a network.
+const maxFollowWords = 30
+
+// isFollowLine reports a short block that asks the reader to follow the
+// publisher and names a social network.
+func isFollowLine(n *html.Node) bool {
+	if wordCount(n) > maxFollowWords {
+		return false
+	}
+	text := strings.ToLower(collapseSpace(textOf(n)))
+	if !followLabel.MatchString(text) {
+		return false
+	}
+	for _, t := range wordTokens(text) {
+		if socialNetworks[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // dropLabelLines removes label lines (isLabelLine) from a page that is

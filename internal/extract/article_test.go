@@ -229,6 +229,14 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"We and our partners", "legitimate interest"},
 		},
 		{
+			name: "prompts to follow the site on social media",
+			html: story + `<p>Follow us on Instagram, Facebook and X for the latest news.</p>` + story +
+				`<p><em>Folgen Sie uns auf <a href="#">Twitter</a> und <a href="#">Facebook</a>.</em></p>` +
+				`<p>Follow the river path for two miles to reach the new bridge.</p>`,
+			gone: []string{"Follow us on Instagram", "Folgen Sie uns"},
+			kept: []string{"The council approved", "Follow the river path"},
+		},
+		{
 			name: "headings left with nothing under them at the end",
 			html: `<h2>Background</h2>` + story + `<nav class="post-navigation"><h2 class="screen-reader-text">Post navigation</h2></nav>` +
 				`<div><h3>Leave a Reply</h3></div>`,

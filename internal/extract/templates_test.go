@@ -51,7 +51,10 @@ import (
 //     "article__desc", an inline "Lire aussi", an ad label, a paywall
 //     banner at the end of the free part, topics and share links;
 //   - comments-de: the lead-news story with its reader comments inside
-//     the <article>, in a section named in German ("kommentare").
+//     the <article>, in a section named in German ("kommentare");
+//   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
+//     información" box, an embedded tweet (the story's content), a prompt
+//     to follow the paper on social media, tags and related stories.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -200,6 +203,16 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"23 Kommentare", "Endlich wird", "Die Schule muss saniert werden", "Ich finde, die Gemeinde", "Antworten",
 				"Alle Kommentare anzeigen"},
+		},
+		{
+			file: "tweet-es.html",
+			with: []string{
+				"El Ayuntamiento de Valencia abrirá el próximo mes de mayo el primer tramo",
+				"Hoy hemos visitado las obras del carril bici",
+				"Las asociaciones de ciclistas han celebrado el anuncio",
+			},
+			without: []string{"Lucía Ferrer", "Compartir en", "Más información", "Las bicicletas compartidas",
+				"Puedes seguir", "Archivado", "Te puede interesar", "El metro de Valencia", "Todos los derechos"},
 		},
 	}
 	for _, tt := range tests {
