@@ -561,7 +561,7 @@ const minSplitProse = 10
 func splitBody(n, root *html.Node, kept map[*html.Node]bool) bool {
 	w := wordCount(n)
 	if w < minSplitProse || linkWords(n)*4 > w || n.DataAtom == atom.Figcaption || hasAncestor(n, atom.Figure) {
-		return false // a caption is not the story's prose
+		return false // a label, a list of links or a caption: not prose
 	}
 	another := func(c *html.Node) bool {
 		if c == nil || kept[c] {
