@@ -56,8 +56,8 @@ func isAdLabel(n *html.Node) bool {
 
 // creditLabel starts a photo credit: "Photo: Reuters", "Bild: picture
 // alliance / dpa", "Foto: AP", "Image credit: NASA", "Crédit photo : AFP",
-// "© Getty Images".
-var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|bild|bilder|bildquelle|crédit|crédits|crédit photo|fotografía|imagen|immagine|zdjęcie)\s*(:|by\s|von\s|par\s|por\s|di\s))`)
+// "© Getty Images", Polish "Fot. PAP", Russian "Фото: ТАСС".
+var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|bild|bilder|bildquelle|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|фото)\s*(:|by\s|von\s|par\s|por\s|di\s))`)
 
 // maxCreditWords bounds a credit line: an agency, a photographer and a
 // licence fit, a caption that tells the story does not.

@@ -190,8 +190,9 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "photo credits",
-			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>`,
-			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont"},
+			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
+				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p>` + story,
+			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС"},
 			kept: []string{"The council approved"},
 		},
 		{
