@@ -193,9 +193,11 @@ func dropCaptions(root *html.Node) {
 // site's language too: German, French, Spanish, Italian and Dutch words
 // for related, share and recommended ("artikel-teilen", "articles-lies",
 // "noticias-relacionadas"); not the words for subscription ("abo",
-// "abonnement"), which also mark a subscriber's story.
+// "abonnement"), which also mark a subscriber's story. A paywall's offer,
+// a popup and a modal dialog are furniture too; a link so named inside a
+// sentence ("external-popup", a notice before leaving the site) is not.
 var furnitureWords = wordSet(`related newsletter signup trending rail share sharing social subscribe subscription
-	outbrain taboola recommended
+	outbrain taboola recommended paywall popup modal
 	teilen verwandte aehnliche empfehlungen
 	partage partager lies similaires recommandations
 	compartir relacionados relacionadas recomendados
@@ -213,6 +215,11 @@ func dropFurniture(root *html.Node) {
 		case headingAtoms[c.DataAtom]:
 			return skip
 		case classWords(c, furnitureWords) && wordCount(c)*4 < total:
+			if c.DataAtom == atom.A && c.Parent != nil && wordCount(c.Parent) > wordCount(c) {
+				// A link in a sentence ("external-popup": a notice
+				// before leaving the site) is the sentence's words.
+				return skip
+			}
 			return take
 		}
 		return descend

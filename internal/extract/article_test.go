@@ -35,6 +35,15 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "popups and paywall boxes, not a link in a sentence",
+			html: story + `<div class="newsletter-popup"><p>Get our weekly briefing in your inbox</p></div>` +
+				`<div class="modal-content"><p>Before you go: read three more stories free</p></div>` +
+				`<div class="paywall-teaser"><p>Subscribers read on. Already a member? Log in</p></div>` +
+				`<p>We compared <a class="external-popup" href="https://tax.example">TaxPal</a> with two other services.</p>`,
+			gone: []string{"weekly briefing", "Before you go", "Subscribers read on"},
+			kept: []string{"The council approved", "We compared TaxPal with two"},
+		},
+		{
 			name: "widgets named in the site's language",
 			html: `<article>` + story + `<div class="artikel-teilen">Teilen auf Facebook, Twitter und per Mail</div>` +
 				`<section class="articles-lies"><h3>À lire aussi</h3><ul><li><a href="/z">Le pont ferme en août</a></li></ul></section>` +
