@@ -50,7 +50,7 @@ import (
 //   - paywall-fr: a French story behind a consent notice, its lead named
 //     "article__desc", an inline "Lire aussi", an ad label, a paywall
 //     banner at the end of the free part, topics and share links;
-//   - comments-de: the lead-news story with its reader comments inside
+//   - comments-de: a German local story with its reader comments inside
 //     the <article>, in a section named in German ("kommentare");
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
@@ -198,10 +198,10 @@ func TestArticleTemplates(t *testing.T) {
 		{
 			file: "comments-de.html",
 			with: []string{
-				"Nach einer fünfstündigen Sitzung hat der Gemeinderat",
-				"Die Landesregierung hatte die Fläche im vergangenen Jahr als Vorranggebiet",
+				"Das Freibad am Stadtpark öffnet in diesem Jahr bereits am 11. Mai",
+				"der ab Pfingsten im Halbstundentakt fährt.",
 			},
-			without: []string{"23 Kommentare", "Endlich wird", "Die Schule muss saniert werden", "Ich finde, die Gemeinde", "Antworten",
+			without: []string{"8 Kommentare", "Endlich!", "Saisonkarte", "Der Bus der Linie 4 ist jetzt schon voll", "Antworten",
 				"Alle Kommentare anzeigen"},
 		},
 		{
