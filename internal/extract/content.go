@@ -454,9 +454,15 @@ func adopt(dst, src *html.Node) {
 // "dek", French "chapo" or "article__desc", German "Vorspann").
 // Trafilatura reads only the body's container when it finds one by name
 // ("article-body"), so its absence from the reference says nothing about
-// the lead. "teaser", German sites' name for it, is left out: it names
-// the teasers of other stories as often, a linked headline over prose.
+// the lead. "teaser", German sites' name for it, names the teasers of
+// other stories as often, a linked headline over prose: it counts only
+// above the story's first paragraph (topLeadWords).
 var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subtitle summary abstract chapo chapeau vorspann sapo entradilla sommario desc`)
+
+// topLeadWords name a lead only above the story's first paragraph:
+// German sites' "teaser" is the standfirst there and another story's
+// teaser further down.
+var topLeadWords = wordSet(`teaser`)
 
 // minLeadWords: a named lead shorter than this ("Summary", a one-line
 // kicker named "intro") is judged like any block.
@@ -491,6 +497,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
 	kept := map[*html.Node]bool{} // named containers of prose the reference has
+	seenProse := false            // a paragraph the reference has came before
 	drop := collectElements(root, func(c *html.Node) visit {
 		switch c.DataAtom {
 		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
@@ -500,7 +507,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 				return skip
 			}
 		}
-		if classWords(c, leadWords) && isLead(c) {
+		if (classWords(c, leadWords) || !seenProse && classWords(c, topLeadWords)) && isLead(c) {
 			return skip
 		}
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
@@ -524,6 +531,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		}
 		if len(toks) >= minSplitProse {
 			kept[namedContainer(c, root)] = true
+			seenProse = true
 		}
 		return skip
 	})
