@@ -166,10 +166,16 @@ func isLabelLine(b *html.Node) bool {
 	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b)
 }
 
-// followLabel starts a prompt to follow the publisher on social media
-// ("Follow us on Instagram", "Folgen Sie uns auf Twitter", "Suivez-nous
-// sur Facebook", "Síguenos en", "Seguici su", "Volg ons op").
-var followLabel = regexp.MustCompile(`^(follow|folgen|folge|folgt|suivez|retrouvez|síguenos|siguenos|sigue|seguici|segui|volg|siga|you can follow|puedes seguir)[\s-]`)
+// followLabel starts a prompt to follow the publisher on social media:
+// "Follow us on Instagram", "Follow NBC Latino on Facebook", "Folgen Sie
+// uns auf Twitter", "Suivez-nous sur", "Síguenos en", "Seguici su", "Volg
+// ons op", "Puedes seguir a El Diario en". Who is followed is "us", "me"
+// or a name (capitalised), never an instruction ("Follow these steps on
+// Facebook").
+var followLabel = regexp.MustCompile(`^((?i:follow|like|find) (?i:us|me)\b|` +
+	`(?i:follow) [\p{Lu}@]\S*( [\p{Lu}&]\S*){0,3} (?i:on)\b|` +
+	`(?i:folgen sie uns|folge uns|folgt uns|suivez[- ]nous|retrouvez[- ]nous|s[ií]guenos|seguici|volg ons|siga-nos)|` +
+	`(?i:suivez|sigue a|puedes seguir a|segui|volg|siga o|siga a) [\p{Lu}@])`)
 
 // socialNetworks are the names a follow prompt lists.
 var socialNetworks = wordSet(`facebook twitter instagram youtube linkedin tiktok telegram whatsapp mastodon threads bluesky
@@ -185,7 +191,7 @@ func isFollowLine(n *html.Node) bool {
 	if wordCount(n) > maxFollowWords {
 		return false
 	}
-	text := strings.ToLower(collapseSpace(textOf(n)))
+	text := collapseSpace(textOf(n))
 	if !followLabel.MatchString(text) {
 		return false
 	}

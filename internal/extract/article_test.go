@@ -242,9 +242,11 @@ func TestTidyArticle(t *testing.T) {
 			name: "prompts to follow the site on social media",
 			html: story + `<p>Follow us on Instagram, Facebook and X for the latest news.</p>` + story +
 				`<p><em>Folgen Sie uns auf <a href="#">Twitter</a> und <a href="#">Facebook</a>.</em></p>` +
-				`<p>Follow the river path for two miles to reach the new bridge.</p>`,
-			gone: []string{"Follow us on Instagram", "Folgen Sie uns"},
-			kept: []string{"The council approved", "Follow the river path"},
+				`<p>Follow the river path for two miles to reach the new bridge.</p>` +
+				`<p>Follow these steps on Facebook to change who sees your posts.</p><p>Suivez les consignes sur YouTube.</p>` +
+				`<p>Follow NBC Latino on Facebook, Twitter and Instagram.</p>`,
+			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino"},
+			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes"},
 		},
 		{
 			name: "headings left with nothing under them at the end",
