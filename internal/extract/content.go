@@ -496,8 +496,8 @@ func pruneByConsensus(root *html.Node, ref string) {
 	for i := 1; i < len(refToks); i++ {
 		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
-	kept := map[*html.Node]bool{} // named containers of prose the reference has
-	seenProse := false            // a paragraph the reference has came before
+	var kept bodyParts // named containers of prose the reference has
+	seenProse := false // a paragraph the reference has came before
 	drop := collectElements(root, func(c *html.Node) visit {
 		switch c.DataAtom {
 		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
@@ -530,7 +530,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 			return take
 		}
 		if len(toks) >= minSplitProse {
-			kept[namedContainer(c, root)] = true
+			kept.add(namedContainer(c, root))
 			seenProse = true
 		}
 		return skip
@@ -547,7 +547,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		// story: trafilatura drops many lists whole (and its absence
 		// then says nothing), while teaser lists are links. The item
 		// still counts as disagreement above.
-		if n.DataAtom == atom.Li && linkWords(n) == 0 || splitBody(n, root, kept) {
+		if n.DataAtom == atom.Li && linkWords(n) == 0 || kept.splitBody(n, root) {
 			continue
 		}
 		removeNode(n)
@@ -558,6 +558,24 @@ func pruneByConsensus(root *html.Node, ref string) {
 // or not, counts as prose of the story for splitBody.
 const minSplitProse = 10
 
+// bodyParts are the named containers (see namedContainer) of the prose
+// that the consensus reference kept, and their classes.
+type bodyParts struct {
+	nodes   map[*html.Node]bool
+	classes map[string]bool
+}
+
+func (b *bodyParts) add(c *html.Node) {
+	if c == nil {
+		return
+	}
+	if b.nodes == nil {
+		b.nodes, b.classes = map[*html.Node]bool{}, map[string]bool{}
+	}
+	b.nodes[c] = true
+	b.classes[attr(c, "class")] = true
+}
+
 // splitBody reports a paragraph of prose that the reference lacks only
 // because trafilatura reads the first container it finds by name
 // ("article-body") and no further: the paragraph stands in another
@@ -566,22 +584,13 @@ const minSplitProse = 10
 // subscription offer or a gallery, and the story's tail was cut. The
 // paragraph may carry the class itself: readability turns a container
 // that holds one paragraph into that paragraph.
-func splitBody(n, root *html.Node, kept map[*html.Node]bool) bool {
+func (b *bodyParts) splitBody(n, root *html.Node) bool {
 	w := wordCount(n)
 	if w < minSplitProse || linkWords(n)*4 > w || n.DataAtom == atom.Figcaption || hasAncestor(n, atom.Figure) {
 		return false // a label, a list of links or a caption: not prose
 	}
 	another := func(c *html.Node) bool {
-		if c == nil || kept[c] {
-			return false
-		}
-		cls := attr(c, "class")
-		for k := range kept {
-			if k != nil && attr(k, "class") == cls {
-				return true
-			}
-		}
-		return false
+		return c != nil && !b.nodes[c] && b.classes[attr(c, "class")]
 	}
 	return attr(n, "class") != "" && another(n) || another(namedContainer(n, root))
 }
