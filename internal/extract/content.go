@@ -137,8 +137,10 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	wt := words(traf)
 	// The cleaned page has already lost the chrome an article extractor
-	// would drop, so trafilatura should keep most of it, not a part.
-	if kind != kindArticle && (wt*10 < wc*7 || elsewhere(read, traf, clean, wc)) {
+	// would drop, so trafilatura should keep most of it, not a part;
+	// unless both extractors read the same story and all the cleaned
+	// page adds to it is links and labels (agreedProse).
+	if kind != kindArticle && (wt*10 < wc*7 && !agreedProse(read, traf, clean) || elsewhere(read, traf, clean, wc)) {
 		if kind != kindForum {
 			dropLabelLines(clean)
 		}

@@ -92,6 +92,72 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 	return true
 }
 
+// agreedProse reports a page whose content the two article extractors
+// agree on and the cleaned page adds no prose to: readability's and
+// trafilatura's readings share four fifths of their words, trafilatura's
+// holds at least minAgreedParagraphs paragraphs of prose, and the
+// paragraphs of prose the cleaned page has beyond it hold fewer than
+// maxExtraProse words. What the cleaned page adds is then link lists,
+// dates and labels: the navigation, teaser columns and footer of a
+// template that names its furniture in words the cleaner does not know
+// ("hauptnavigation", "rechte-spalte", "fuss"). An older news or blog
+// page that declares no article is the common case; there the cleaned
+// page doubled the story with the site's chrome.
+func agreedProse(read, traf, clean *html.Node) bool {
+	if read == nil || traf == nil || clean == nil {
+		return false
+	}
+	rt, tt := wordTokens(textOf(read)), wordTokens(textOf(traf))
+	if sharedTokens(rt, tt)*5 < max(len(rt), len(tt))*4 {
+		return false
+	}
+	if len(proseBlocks(traf, 20)) < minAgreedParagraphs {
+		return false
+	}
+	have := map[string]bool{}
+	for _, t := range tt {
+		have[t] = true
+	}
+	extra := 0
+	for _, b := range proseBlocks(clean, 10) {
+		toks := wordTokens(textOf(b))
+		in := 0
+		for _, t := range toks {
+			if have[t] {
+				in++
+			}
+		}
+		if in*2 < len(toks) {
+			extra += wordCount(b)
+		}
+	}
+	return extra < maxExtraProse
+}
+
+const (
+	// minAgreedParagraphs: a teaser, a product card or one forum post
+	// is a paragraph or two; a story is more.
+	minAgreedParagraphs = 3
+	// maxExtraProse: a caption or an address line beside the story is
+	// not content the story's reading missed; a second post or an item
+	// description is.
+	maxExtraProse = 30
+)
+
+// proseBlocks returns the leaf blocks under root that read as prose: at
+// least minWords words, under a quarter of them in links. A story's
+// paragraph has 20 words or more; the cleaned page's extra text counts
+// from 10, so that short item descriptions count as content missed.
+func proseBlocks(root *html.Node, minWords int) []*html.Node {
+	var out []*html.Node
+	for _, b := range leafBlocks(root) {
+		if w := wordCount(b); w >= minWords && linkWords(b)*4 < w {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // furnitureOnlyWords is how many words a page may show outside its
 // landmark furniture and still have no content: a skip link, a "loading"
 // line, a search box's label, an accessibility note.

@@ -310,6 +310,36 @@ func TestElsewhere(t *testing.T) {
 	}
 }
 
+// TestAgreedProse: when both extractors read the same story of several
+// paragraphs, a cleaned page that adds only link lists and labels to it
+// does not replace it; one that adds prose (another section, another
+// post, item descriptions) still does.
+func TestAgreedProse(t *testing.T) {
+	para := func(topic string) string {
+		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays.</p>"
+	}
+	story := para("transport") + para("finance") + para("planning")
+	links := `<ul><li><a href="/1">Fire at a warehouse keeps crews busy all night</a></li><li><a href="/2">New pool opens on Saturday</a></li></ul><p>Today: 24 degrees, sunny</p><p><a href="/i">Imprint</a> | <a href="/p">Privacy</a></p>`
+	prose := "<p>Our second office in the harbour district offers the same services on weekdays and on Saturday mornings, with parking for customers.</p><p>Book an appointment online or call us, and a member of our team will get back to you within one working day.</p>"
+	for _, tc := range []struct {
+		name              string
+		read, traf, clean string
+		want              bool
+	}{
+		{"chrome around the story", story, story, links + story + links, true},
+		{"prose beside the story", story, story, story + prose, false},
+		{"extractors disagree", story, para("transport") + prose, story + links, false},
+		{"too short for a story", para("transport") + para("finance"), para("transport") + para("finance"), links + story, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := agreedProse(parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
+			if got != tc.want {
+				t.Errorf("agreedProse = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestHiddenHalfPage: a block hidden with display:none that holds most of
 // the page is content a script reveals; one hidden with visibility:hidden
 // is dropped, as Readability does.

@@ -29,6 +29,10 @@ import (
 //     and comments; go-trafilatura returns its text three times;
 //   - undeclared-news: a French regional news page of the 2010s, with no
 //     page-type declaration at all, an ad label and a tag list;
+//   - undeclared-de: a German local paper's story of the 2010s, declared
+//     nothing, in a template that names its navigation, columns and
+//     footer in German ("hauptnavigation", "rechte-spalte", "fuss"), so
+//     the cleaned page keeps them all;
 //   - nextjs-streamed: a React (Next.js App Router) news page that streams
 //     its story after the shell, in hidden segments its inline scripts
 //     move into place, behind a tag manager's self-closed <iframe> in a
@@ -137,6 +141,15 @@ func TestArticleTemplates(t *testing.T) {
 				"une navette gratuite reliera la place de la Liberté au port",
 			},
 			without: []string{"Publicité", "Mots-clés"},
+		},
+		{
+			file: "undeclared-de.html",
+			with: []string{
+				"Mit großer Mehrheit hat der Stadtrat am Montagabend das neue Radwegekonzept beschlossen.",
+				"Die ersten Arbeiten beginnen nach den Sommerferien am Bahnhof.",
+			},
+			without: []string{"Sie sind hier", "Meistgelesen", "Großbrand in Lagerhalle", "Heute: 24 Grad",
+				"Impressum", "Leserbrief schreiben", "Endlich! Ich fahre jeden Tag"},
 		},
 		{
 			file: "nextjs-streamed.html",
