@@ -106,7 +106,7 @@ func looksBoiler(n *html.Node) bool {
 				// ("elementor-widget-nav-menu").
 				continue
 			}
-			boiler = boiler || boilerWords[w]
+			boiler = boiler || boilerWords[w] || boilerCompound(w)
 		}
 	}
 	return boiler
@@ -259,6 +259,23 @@ func hasConsentLayer(body *html.Node) bool {
 			dialog = true
 		}
 		if dialog && consentShaped(textOf(c)) || hasConsentLayer(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// boilerStems end the compound names templates give their furniture
+// without a separator: "mainnav", "subnav", "topmenu", German
+// "hauptnavigation", "untermenue", "fussleiste". A stem counts after at
+// least three letters, so "nav" and "menu" alone stay the whole words
+// boilerWords holds. "footer" is no stem: a card's "cardfooter" holds
+// the card's text.
+var boilerStems = []string{"navigation", "navi", "nav", "menu", "menue", "sidebar", "leiste"}
+
+func boilerCompound(w string) bool {
+	for _, stem := range boilerStems {
+		if len(w) >= len(stem)+3 && strings.HasSuffix(w, stem) {
 			return true
 		}
 	}

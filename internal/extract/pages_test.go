@@ -71,6 +71,15 @@ func TestFurnitureNames(t *testing.T) {
 		{"piedipagina", true},
 		{"kruimelpad", true},
 		{"article-partage", false}, // a content word protects the container
+		// Compounds end in a furniture word.
+		{"mainnav", true},
+		{"hauptnavigation", true},
+		{"untermenue", true},
+		{"fussleiste", true},
+		{"nav-tabs", true},
+		{"canvas", false},
+		{"cardfooter", false}, // a card's footer holds its text
+		{"menu-content", false},
 	} {
 		t.Run(tc.class, func(t *testing.T) {
 			n := &html.Node{Type: html.ElementNode, Data: "div", Attr: []html.Attribute{{Key: "class", Val: tc.class}}}
