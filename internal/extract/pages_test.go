@@ -172,6 +172,15 @@ func TestClassifyPage(t *testing.T) {
 		{"a section front with a date meta", `<meta name="date" content="2015-04-08">`, ``, kindOther, "https://news.example/politics"},
 		{"a story addressed by a query", `<meta name="date" content="2015-04-08">`, ``, kindArticle, "https://news.example/artikel.php?id=123"},
 		{"a date meta that is not a date", `<meta name="date" content="today">`, ``, kindOther, ""},
+		// A dated permalink (/2017/08/slug/, WordPress's and many news
+		// CMSs' convention) marks a story that declares nothing; the
+		// archive of a month and its pages are no story.
+		{"a dated permalink", ``, ``, kindArticle, "http://wanderlust.example/2017/08/elbsandstein-tour/"},
+		{"a dated permalink with a day", ``, ``, kindArticle, "https://blog.example/2025/12/19/what-do-people-love-about-rust"},
+		{"a dated page file", ``, ``, kindArticle, "https://example.org/archives/2025/12/16/vibe_coding.html"},
+		{"a month's archive", ``, ``, kindOther, "https://blog.example/2017/08/"},
+		{"a month's archive, page 2", ``, ``, kindOther, "https://blog.example/2017/08/page/2/"},
+		{"a dated static page of WordPress", ``, `<article class="page type-page hentry">About</article>`, kindOther, "https://blog.example/2017/08/about-us/"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))

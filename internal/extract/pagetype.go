@@ -38,6 +38,13 @@ var forumPath = regexp.MustCompile(`/t/|/threads?/|/topics?/|/forums?/|/question
 // forums.example.org, community.example.com, discuss.example.io).
 var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)\.`)
 
+// datedPath matches a dated permalink: a year and a month (and a day)
+// as path segments, then a slug or a file name with a letter and a
+// separator in it ("/2017/08/elbsandstein-tour/", "/2025/12/16/vibe_coding.html").
+// WordPress's default permalinks and many news CMSs address stories so;
+// the archive of a month ("/2017/08/", "/2017/08/page/2/") has no slug.
+var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*[a-z][^/]*[-_.][^/]+`)
+
 func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	has := func(t string) bool { return contains(pm.schemaTypes, t) }
 	if has("discussionforumposting") || has("qapage") || has("question") && has("answer") {
@@ -89,6 +96,11 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	// on their stories. At the top of a site the date says when a landing
 	// page or a section front was created, not that it is a story.
 	if pm.metaPublished && !staticPage && !sectionFront(base) {
+		return kindArticle
+	}
+	// A story that declares nothing at all (an older blog theme, a small
+	// news site) still has the address of one.
+	if !staticPage && base != nil && datedPath.MatchString(strings.ToLower(base.Path)) {
 		return kindArticle
 	}
 	return kindOther

@@ -56,12 +56,17 @@ import (
 //     banner at the end of the free part, topics and share links;
 //   - comments-de: a German local story with its reader comments inside
 //     the <article>, in a section named in German ("kommentare");
+//   - blog-dated: a German hobby blog of the 2010s in a theme of its own
+//     that declares nothing (no og:type, no microformats), known for a
+//     story only by its dated address (/2017/08/slug/), with a dateline,
+//     share links, related posts, an author box and comments;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
+		url           string // the page's address, if not a dated one on news.example.com
 		with, without []string
 		once          string // must appear exactly once
 	}{
@@ -136,6 +141,7 @@ func TestArticleTemplates(t *testing.T) {
 		},
 		{
 			file: "undeclared-news.html",
+			url:  "https://www.lejournal.example/actualites/metropole/article_4411.html",
 			with: []string{
 				"Le conseil de la métropole a adopté lundi soir, par 52 voix contre 9",
 				"une navette gratuite reliera la place de la Liberté au port",
@@ -144,6 +150,7 @@ func TestArticleTemplates(t *testing.T) {
 		},
 		{
 			file: "undeclared-de.html",
+			url:  "http://www.kreisbote.example/lokales/stadtrat-radwege-123.html",
 			with: []string{
 				"Mit großer Mehrheit hat der Stadtrat am Montagabend das neue Radwegekonzept beschlossen.",
 				"Die ersten Arbeiten beginnen nach den Sommerferien am Bahnhof.",
@@ -218,6 +225,16 @@ func TestArticleTemplates(t *testing.T) {
 				"Alle Kommentare anzeigen"},
 		},
 		{
+			file: "blog-dated.html",
+			url:  "http://wanderlust.example/2017/08/elbsandstein-tour/",
+			with: []string{
+				"Drei Tage waren wir im Elbsandsteingebirge unterwegs",
+				"die besser waren als jeder Wanderführer.",
+			},
+			without: []string{"Geschrieben am", "Über den Autor", "Diesen Beitrag teilen", "Das könnte dich auch interessieren",
+				"Hexenstieg", "Im Herbst ist es dort", "Blogroll", "Datenschutz"},
+		},
+		{
 			file: "tweet-es.html",
 			with: []string{
 				"El Ayuntamiento de Valencia abrirá el próximo mes de mayo el primer tramo",
@@ -234,7 +251,10 @@ func TestArticleTemplates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			url := "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
+			url := tt.url
+			if url == "" {
+				url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
+			}
 			// Text and Markdown, and Markdown as fetch runs it by default
 			// (the content guard's strip_hidden).
 			for _, opts := range []Options{{Format: Text}, {Format: Markdown}, {Format: Markdown, StripHidden: true}} {
