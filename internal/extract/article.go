@@ -30,6 +30,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropAuthorBoxes(root)
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
+	dropTeaserCards(root)
 	dropTrailingHeadings(root)
 }
 

@@ -44,6 +44,22 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "We compared TaxPal with two"},
 		},
 		{
+			name: "a card teasing another story among the story's paragraphs",
+			html: story + `<div class="box"><span>Transport</span><h3><a href="/buses">New bus routes from December</a></h3>` +
+				`<p>Several routes change with the new timetable. Find out which stops go.</p></div>` + story,
+			gone: []string{"New bus routes", "Several routes change", "Transport"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a listicle's items, a linked table of contents and a card at the end are kept",
+			html: story + `<div class="item"><h3><a href="https://a.example">Alpha</a></h3><p>A tool for notes.</p></div>` +
+				`<div class="item"><h3><a href="https://b.example">Beta</a></h3><p>A tool for lists.</p></div>` +
+				`<div class="item"><h3><a href="https://c.example">Gamma</a></h3><p>A tool for plans.</p></div>` + story +
+				`<div class="box"><h3><a href="#costs">Costs</a></h3><p>What the plan costs.</p></div>` + story +
+				`<div class="box"><h3><a href="/after">After the vote</a></h3><p>What comes next.</p></div>`,
+			kept: []string{"Alpha", "Beta", "Gamma", "A tool for plans", "What the plan costs", "After the vote"},
+		},
+		{
 			name: "widgets named in the site's language",
 			html: `<article>` + story + `<div class="artikel-teilen">Teilen auf Facebook, Twitter und per Mail</div>` +
 				`<section class="articles-lies"><h3>À lire aussi</h3><ul><li><a href="/z">Le pont ferme en août</a></li></ul></section>` +

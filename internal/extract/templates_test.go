@@ -60,6 +60,9 @@ import (
 //     that declares nothing (no og:type, no microformats), known for a
 //     story only by its dated address (/2017/08/slug/), with a dateline,
 //     share links, related posts, an author box and comments;
+//   - inline-teaser: a German story with a card teasing another story
+//     (kicker, linked headline, summary) between its paragraphs, in a
+//     box named "teaser" as German sites also name the lead;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
@@ -233,6 +236,16 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Geschrieben am", "Über den Autor", "Diesen Beitrag teilen", "Das könnte dich auch interessieren",
 				"Hexenstieg", "Im Herbst ist es dort", "Blogroll", "Datenschutz"},
+		},
+		{
+			file: "inline-teaser.html",
+			with: []string{
+				"Die Stadt will bis 2030 eine neue Straßenbahnlinie",
+				"Die Strecke soll rund sechs Kilometer lang werden",
+				"Kritik kommt von Anwohnern der geplanten Trasse",
+				"verschiedene Varianten der Streckenführung vorgestellt werden.",
+			},
+			without: []string{"Neue Buslinien ab Dezember", "Mit dem Fahrplanwechsel im Dezember", "Nahverkehr"},
 		},
 		{
 			file: "tweet-es.html",
