@@ -31,6 +31,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
 	dropTeaserCards(root)
+	dropLayoutLinkCells(root)
 	dropTrailingHeadings(root)
 }
 

@@ -173,6 +173,8 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	if kind != kindForum {
 		dropLabelLines(pick)
+		// A forum's table rows hold the poster beside the post.
+		dropLayoutLinkCells(pick)
 	}
 	return pick
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/webgate/webgate/internal/charset"
 )
 
 // TestArticleTemplates extracts synthetic pages built from common CMS
@@ -63,6 +65,9 @@ import (
 //   - inline-teaser: a German story with a card teasing another story
 //     (kicker, linked headline, summary) between its paragraphs, in a
 //     box named "teaser" as German sites also name the lead;
+//   - table-layout: a village club's news page of 2008 in ISO-8859-1,
+//     laid out with a table: a menu cell of links beside the text cell,
+//     the text in <font> with <br><br> for paragraphs;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
@@ -248,6 +253,15 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Neue Buslinien ab Dezember", "Mit dem Fahrplanwechsel im Dezember", "Nahverkehr"},
 		},
 		{
+			file: "table-layout.html",
+			url:  "http://www.heimatverein.example/aktuelles/muehle.htm",
+			with: []string{
+				"Nach jahrelangen Verhandlungen mit dem Landesamt für Denkmalpflege",
+				"werden wir an dieser Stelle regelmäßig berichten.",
+			},
+			without: []string{"Startseite", "Bildergalerie", "Besucher seit 2001", "Letzte Änderung"},
+		},
+		{
 			file: "tweet-es.html",
 			with: []string{
 				"El Ayuntamiento de Valencia abrirá el próximo mes de mayo el primer tramo",
@@ -264,6 +278,9 @@ func TestArticleTemplates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// As fetch and the CLI do: pages in legacy charsets arrive
+			// decoded.
+			body, _ = charset.Decode(body, "")
 			url := tt.url
 			if url == "" {
 				url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
