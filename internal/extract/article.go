@@ -448,7 +448,7 @@ func dropRelated(root *html.Node) {
 
 // datelineLabel starts a block that states when the story was published
 // or updated.
-var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano)( |$)`)
+var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano|eingestellt|erstellt|geschrieben|geplaatst|dodano|опубликовано|обновлено|julkaistu|päivitetty)( |$)`)
 
 // datelineText reports a block that starts with a dateline label and is
 // mostly a date: a third of its words have digits ("Updated at 1:23

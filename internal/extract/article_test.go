@@ -99,6 +99,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Published reports say"},
 		},
 		{
+			name: "datelines in the site's language",
+			html: `<p>Eingestellt am 14.05.2008 von Hans Müller</p><p>Geplaatst op 3 mei 2021</p><p>Опубликовано 12.03.2020</p>` + story +
+				`<p>Erstellt wurde der Plan im Jahr 2019 von drei Ämtern gemeinsam mit den Gemeinden der Region.</p>`,
+			gone: []string{"Eingestellt", "Geplaatst", "Опубликовано"},
+			kept: []string{"The council approved", "Erstellt wurde der Plan"},
+		},
+		{
 			// A dateline that is an inline element on a line of its own,
 			// beside the headline, goes; a date inside a sentence stays.
 			name: "dateline as a span beside the headline",
