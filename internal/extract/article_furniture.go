@@ -203,18 +203,48 @@ func isFollowLine(n *html.Node) bool {
 	return false
 }
 
-// dropLabelLines removes label lines (isLabelLine) from a page that is
-// not a declared article (which tidyArticle cleans whole): undeclared
-// news and blog pages carry the same ad labels, credits and tag lists.
-// Nothing is removed when they would hold a third of the text.
+// dropLabelLines removes label lines (isLabelLine) and a leading
+// dateline (leadingDateline) from a page that is not a declared article
+// (which tidyArticle cleans whole): undeclared news and blog pages carry
+// the same ad labels, credits, tag lists and date stamps. Nothing is
+// removed when they would hold a third of the text.
 func dropLabelLines(root *html.Node) {
 	var drop []*html.Node
-	for _, b := range leafBlocks(root) {
+	blocks := leafBlocks(root)
+	for _, b := range blocks {
 		if wordCount(b) > 0 && isLabelLine(b) {
 			drop = append(drop, b)
 		}
 	}
+	if d := leadingDateline(blocks); d != nil {
+		drop = append(drop, d)
+	}
 	removeUnlessThird(root, drop)
+}
+
+// leadingDateline returns the one dateline of a page that is no declared
+// article, when it stands above the first paragraph of prose: the date
+// stamp of an undeclared story ("Updated on 09/10/2025", "Eingestellt am
+// 14.05.2008 von Hans Müller"). A listing's items each carry one
+// ("Posted ..." under every entry), so a page with two or more keeps
+// them all, as it does one that comes after the prose began.
+func leadingDateline(blocks []*html.Node) *html.Node {
+	var found *html.Node
+	n, prose := 0, false
+	for _, b := range blocks {
+		w := wordCount(b)
+		if w > 0 && w <= 15 && datelineText(b) {
+			if n++; n > 1 || prose {
+				return nil
+			}
+			found = b
+		}
+		prose = prose || w >= 20 && linkWords(b)*4 < w
+	}
+	if !prose {
+		return nil
+	}
+	return found
 }
 
 // leafBlocks are the block elements under root that hold no block, and
