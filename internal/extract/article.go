@@ -324,7 +324,7 @@ func dropDatelines(root *html.Node) {
 			// (ownLine, which looks through the parent, comes last: only
 			// dateline-like inline elements pay for it.)
 			if words > 0 && words <= maxDatelineWords &&
-				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n)) &&
+				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n) || words <= 4 && bareDate(n)) &&
 				(blockAtoms[n.DataAtom] || ownLine(n)) {
 				// The outermost dateline block wins over the ones inside it.
 				drop = append(drop[:mark], n)
@@ -449,6 +449,16 @@ func dropRelated(root *html.Node) {
 // datelineLabel starts a block that states when the story was published
 // or updated.
 var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano|eingestellt|erstellt|geschrieben|geplaatst|dodano|опубликовано|обновлено|julkaistu|päivitetty)( |$)`)
+
+// bareDateRe is a date in digits and nothing else, with a time perhaps:
+// "10.02.2024, 07:12 Uhr", "2024-02-10 07:12", "02/10/2024 7:12 pm".
+var bareDateRe = regexp.MustCompile(`^(\d{1,2}[./-] ?\d{1,2}[./-] ?(19|20)\d\d|(19|20)\d\d-\d\d-\d\d)(,? (\d{1,2}[:.]\d\d)( ?(uhr|h|am|pm|a\.m\.|p\.m\.))?)?$`)
+
+// bareDate reports a block that is a date stamp without a label, as news
+// sites print one under the headline.
+func bareDate(n *html.Node) bool {
+	return bareDateRe.MatchString(strings.ToLower(collapseSpace(textOf(n))))
+}
 
 // datelineText reports a block that starts with a dateline label and is
 // mostly a date: a third of its words have digits ("Updated at 1:23

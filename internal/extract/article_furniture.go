@@ -233,7 +233,7 @@ func leadingDateline(blocks []*html.Node) *html.Node {
 	n, prose := 0, false
 	for _, b := range blocks {
 		w := wordCount(b)
-		if w > 0 && w <= 15 && datelineText(b) {
+		if w > 0 && w <= 15 && (datelineText(b) || bareDate(b)) {
 			if n++; n > 1 || prose {
 				return nil
 			}

@@ -8,7 +8,7 @@ import (
 )
 
 // teaserContainers are the elements a teaser card is built of.
-var teaserContainers = map[atom.Atom]bool{atom.Div: true, atom.Aside: true, atom.Section: true, atom.Article: true, atom.Figure: true}
+var teaserContainers = map[atom.Atom]bool{atom.Div: true, atom.Aside: true, atom.Section: true, atom.Article: true, atom.Figure: true, atom.Li: true}
 
 const (
 	maxTeaserWords      = 80 // a card's headline, kicker and summary
@@ -33,15 +33,100 @@ func dropTeaserCards(root *html.Node) {
 		}
 		return descend
 	})
-	per := map[*html.Node]int{}
-	for _, c := range cards {
-		per[c.Parent]++
+	if len(cards) == 0 {
+		return
 	}
+	var parents []*html.Node
+	per := map[*html.Node][]*html.Node{}
 	for _, c := range cards {
-		if per[c.Parent] <= maxTeasersPerParent && flankedByProse(c) {
-			removeNode(c)
+		if per[c.Parent] == nil {
+			parents = append(parents, c.Parent)
+		}
+		per[c.Parent] = append(per[c.Parent], c)
+	}
+	story := storyBox(root, cards)
+	for _, p := range parents {
+		cs := per[p]
+		if len(cs) >= 2 && p != root && outside(p, story) && cardsFill(p, cs) {
+			removeNode(p)
+			continue
+		}
+		if len(cs) > maxTeasersPerParent {
+			continue
+		}
+		for _, c := range cs {
+			if flankedByProse(c) {
+				removeNode(c)
+			}
 		}
 	}
+}
+
+// storyBox is the smallest element holding every paragraph of prose
+// (15 words or more, under a quarter links) outside the cards, or nil
+// without one.
+func storyBox(root *html.Node, cards []*html.Node) *html.Node {
+	in := map[*html.Node]bool{}
+	for _, c := range cards {
+		in[c] = true
+	}
+	var box *html.Node
+	for _, b := range collectElements(root, func(c *html.Node) visit {
+		switch {
+		case in[c]:
+			return skip
+		case blockAtoms[c.DataAtom] && !hasBlockChild(c):
+			return take
+		}
+		return descend
+	}) {
+		if w := wordCount(b); w >= minFlankProse && linkWords(b)*4 < w {
+			box = commonAncestor(box, b)
+		}
+	}
+	return box
+}
+
+// commonAncestor returns the nearest element holding both a and b (a nil
+// a is none yet).
+func commonAncestor(a, b *html.Node) *html.Node {
+	if a == nil {
+		return b
+	}
+	for p := a; p != nil; p = p.Parent {
+		for q := b; q != nil; q = q.Parent {
+			if p == q {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// outside reports that n stands outside the <article> element that holds
+// the story's box (and does not hold it): a column of teasers beside the
+// story, which readability takes in with a short story. Without such an
+// element nothing is outside: a listicle's or a course page's grid of
+// cards stands in the same container as its introduction.
+func outside(n, story *html.Node) bool {
+	if story == nil {
+		return false
+	}
+	a := story
+	for a != nil && !isElem(a, atom.Article) {
+		a = a.Parent
+	}
+	return a != nil && n != a && !hasAncestorNode(n, a) && !hasAncestorNode(a, n)
+}
+
+// cardsFill reports that the cards hold four fifths of p's words: p is a
+// list of them under at most a label.
+func cardsFill(p *html.Node, cards []*html.Node) bool {
+	w := 0
+	for _, c := range cards {
+		w += wordCount(c)
+	}
+	return w*5 >= wordCount(p)*4
 }
 
 // isTeaserCard reports a small box with a heading that is all link to

@@ -60,6 +60,21 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Alpha", "Beta", "Gamma", "A tool for plans", "What the plan costs", "After the vote"},
 		},
 		{
+			name: "a column of teasers beside a short story's <article>",
+			html: `<div><article><p>10.02.2024, 07:12 Uhr</p><p>The motorway is closed after a crash with a lorry, the police said on Saturday morning.</p></article>` +
+				`<section><h2>In the region</h2><div><h3><a href="/1">Ferry cancelled</a></h3><p>The ferry to Oslo is cancelled this weekend because of the storm, the company said.</p></div>` +
+				`<div><h3><a href="/2">New station opens</a></h3><p>Trains now stop at the new station, which the city expects 1500 passengers a day to use.</p></div></section></div>`,
+			gone: []string{"In the region", "Ferry cancelled", "The ferry to Oslo", "New station", "10.02.2024"},
+			kept: []string{"The motorway is closed"},
+		},
+		{
+			name: "a grid of cards inside the story's <article>, a score and a table of years",
+			html: `<article><p>Explore our growing collection of courses on web design and development subjects, each written by an expert.</p>` +
+				`<div><div><div><h3><a href="/html">Learn HTML</a></h3><p>An overview of HTML.</p></div><div><h3><a href="/css">Learn CSS</a></h3><p>A guide to CSS.</p></div></div></div>` +
+				`<p>2:1 (1:0)</p><table><tr><td>2019</td><td>2020</td></tr></table></article>`,
+			kept: []string{"Learn HTML", "A guide to CSS", "2:1 (1:0)", "2019"},
+		},
+		{
 			name: "widgets named in the site's language",
 			html: `<article>` + story + `<div class="artikel-teilen">Teilen auf Facebook, Twitter und per Mail</div>` +
 				`<section class="articles-lies"><h3>À lire aussi</h3><ul><li><a href="/z">Le pont ferme en août</a></li></ul></section>` +

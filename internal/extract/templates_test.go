@@ -68,6 +68,10 @@ import (
 //   - table-layout: a village club's news page of 2008 in ISO-8859-1,
 //     laid out with a table: a menu cell of links beside the text cell,
 //     the text in <font> with <br><br> for paragraphs;
+//   - short-news: a German news item of two paragraphs in an <article>,
+//     beside a column of "Weitere Meldungen" cards (linked headline and
+//     summary) that outweighs it, so readability takes in the column,
+//     and a date stamp without a label;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
@@ -260,6 +264,15 @@ func TestArticleTemplates(t *testing.T) {
 				"werden wir an dieser Stelle regelmäßig berichten.",
 			},
 			without: []string{"Startseite", "Bildergalerie", "Besucher seit 2001", "Letzte Änderung"},
+		},
+		{
+			file: "short-news.html",
+			with: []string{
+				"Nach einem Unfall mit einem Lastwagen ist die Autobahn 7",
+				"Der Verkehr wird ab Neumünster-Nord umgeleitet.",
+			},
+			without: []string{"10.02.2024", "Weitere Meldungen", "Fähre fällt wegen Sturm aus", "Wegen des Sturms",
+				"Polizei sucht Zeugen", "Impressum"},
 		},
 		{
 			file: "tweet-es.html",
