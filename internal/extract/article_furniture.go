@@ -111,8 +111,30 @@ func textOutsideLinks(n *html.Node) string {
 }
 
 // kickerWords name the line above a headline that names the section or
-// the story's topic.
-var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline`)
+// the story's topic, in English, German ("Dachzeile", "Ressort"),
+// Portuguese ("editoria"), Spanish ("antetítulo", "cintillo"), French
+// ("surtitre"), Italian ("occhiello") and Dutch ("bovenkop").
+var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline
+	editoria antetitulo cintillo surtitre occhiello bovenkop`)
+
+// namedKicker reports a block named as a kicker, or holding only an
+// element so named: readability wraps a loose <span class="kicker"> in a
+// <p> of its own.
+func namedKicker(b *html.Node) bool {
+	if classWords(b, kickerWords) {
+		return true
+	}
+	var only *html.Node
+	for c := b.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && only == nil:
+			only = c
+		case c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return false
+		}
+	}
+	return only != nil && classWords(only, kickerWords)
+}
 
 // maxKickerWords bounds a section line: "Business / Transport".
 const maxKickerWords = 4
@@ -134,7 +156,7 @@ func dropArticleFurniture(root *html.Node) {
 		switch {
 		case isLabelLine(b):
 			drop = append(drop, b)
-		case !prose && w <= maxKickerWords && (classWords(b, kickerWords) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
+		case !prose && w <= maxKickerWords && (namedKicker(b) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
 			// The section name above the headline, or the site's
 			// name, as a link or named as a kicker.
 			drop = append(drop, b)

@@ -72,6 +72,9 @@ import (
 //     beside a column of "Weitere Meldungen" cards (linked headline and
 //     summary) that outweighs it, so readability takes in the column,
 //     and a date stamp without a label;
+//   - news-pt: a Brazilian story with its section line in a span named
+//     "editoria" (which readability wraps in a <p>), a "Leia mais:" line,
+//     an ad label, a credit in a caption and a follow prompt;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
@@ -273,6 +276,15 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"10.02.2024", "Weitere Meldungen", "Fähre fällt wegen Sturm aus", "Wegen des Sturms",
 				"Polizei sucht Zeugen", "Impressum"},
+		},
+		{
+			file: "news-pt.html",
+			with: []string{
+				"A prefeitura anunciou nesta terça-feira a construção de uma nova ciclovia",
+				"todos os cruzamentos terão semáforos próprios para bicicletas.",
+			},
+			without: []string{"Cidade\n", "05/03/2024", "Compartilhe", "Foto: Reprodução", "Publicidade", "Leia mais",
+				"Número de ciclistas", "Siga o Jornal", "Tópicos", "Veja também"},
 		},
 		{
 			file: "tweet-es.html",
