@@ -90,8 +90,8 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// trafilatura's reading of the whole page (its own, without
 			// the fallback that would hand back readability's block)
 			// decides. Only such a block pays for the extra run.
-			if candidateShape(read) != "" {
-				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) {
+			if teasers := teaserShaped(read); teasers || candidateShape(read) != "" {
+				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) || teasers && teaserNet(read, full) {
 					tidyArticle(full, pm.Title)
 					return full
 				}

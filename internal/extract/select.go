@@ -181,6 +181,45 @@ func safetyNet(pick, traf *html.Node) bool {
 	return shared*3 < len(pt) && wt*3 >= wp
 }
 
+// teaserShaped reports a candidate made of teaser cards (isTeaserCard):
+// two or more, holding three quarters of its words. On an article page
+// that is a column of other stories, which readability prefers to a
+// story of two short paragraphs.
+func teaserShaped(n *html.Node) bool {
+	if n == nil {
+		return false
+	}
+	cards := collectElements(n, func(c *html.Node) visit {
+		if teaserContainers[c.DataAtom] && isTeaserCard(c) {
+			return take
+		}
+		return descend
+	})
+	if len(cards) < 2 {
+		return false
+	}
+	w := 0
+	for _, c := range cards {
+		w += wordCount(c)
+	}
+	return w*4 >= wordCount(n)*3
+}
+
+// teaserNet reports whether trafilatura's reading of an article page
+// (traf) should replace a pick made of teaser cards: traf is prose of at
+// least minTeaserNetWords words, not itself teasers, and the pick holds
+// under half of its words. A news item can be shorter than minNetWords;
+// teaser cards are never the story, so less text suffices.
+func teaserNet(pick, traf *html.Node) bool {
+	if pick == nil || traf == nil || words(traf) < minTeaserNetWords || teaserShaped(traf) || candidateShape(traf) != "" {
+		return false
+	}
+	tt := wordTokens(textOf(traf))
+	return sharedTokens(wordTokens(textOf(pick)), tt)*2 < len(tt)
+}
+
+const minTeaserNetWords = 25
+
 // minNetWords: a trafilatura reading shorter than this is no story to
 // fall back on.
 const minNetWords = 50

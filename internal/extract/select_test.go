@@ -92,6 +92,36 @@ func TestSafetyNet(t *testing.T) {
 	}
 }
 
+// TestTeaserNet: a pick made of teaser cards gives way to trafilatura's
+// reading of a short story; a pick with the story, or cards against
+// cards, does not.
+func TestTeaserNet(t *testing.T) {
+	story := `<p>The motorway is closed after a crash with a lorry, the police said. Nobody was hurt, and the road should open again by noon.</p><p>Traffic is diverted at the northern junction.</p>`
+	card := func(h string) string {
+		return `<div><h3><a href="/` + h + `">` + h + ` news</a></h3><p>A summary of another story on the same site, in a sentence or two for the reader.</p></div>`
+	}
+	cards := `<h2>More news</h2>` + card("ferry") + card("station") + card("police")
+	tests := []struct {
+		name       string
+		pick, traf string
+		want       bool
+	}{
+		{"a column of cards against the story", cards, story, true},
+		{"the story with its column", story + story + story + cards, story, false},
+		{"one card is no column", card("ferry"), story, false},
+		{"cards against cards", cards, cards, false},
+		{"a reading too short to fall back on", cards, `<p>The motorway is closed.</p>`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pick := parseFragment(t, tt.pick)
+			if got := teaserShaped(pick) && teaserNet(pick, parseFragment(t, tt.traf)); got != tt.want {
+				t.Errorf("teaser net = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestConsentBackdrop: a page saved while a consent dialog was open has
 // its whole body aria-hidden; the story behind the dialog is the content.
 // A story opened in a lightbox over an aria-hidden list of stories keeps

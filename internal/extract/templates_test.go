@@ -75,6 +75,9 @@ import (
 //   - news-pt: a Brazilian story with its section line in a span named
 //     "editoria" (which readability wraps in a <p>), a "Leia mais:" line,
 //     an ad label, a credit in a caption and a follow prompt;
+//   - teaser-column: the same layout without an <article> element, where
+//     readability picks the column of cards alone and the story is lost
+//     unless trafilatura's reading of the page replaces it;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
 //     to follow the paper on social media, tags and related stories.
@@ -285,6 +288,14 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Cidade\n", "05/03/2024", "Compartilhe", "Foto: Reprodução", "Publicidade", "Leia mais",
 				"Número de ciclistas", "Siga o Jornal", "Tópicos", "Veja também"},
+		},
+		{
+			file: "teaser-column.html",
+			with: []string{
+				"Das städtische Hallenbad bleibt wegen eines Schadens an der Lüftungsanlage",
+				"das Bad im Nachbarort nutzen.",
+			},
+			without: []string{"Weitere Meldungen", "Fähre fällt wegen Sturm aus", "Wegen des Sturms", "Polizei sucht Zeugen"},
 		},
 		{
 			file: "tweet-es.html",
