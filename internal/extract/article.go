@@ -23,6 +23,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropNestedArticles(root)
 	dropFurniture(root)
 	dropDatelines(root)
+	dropTeaserCards(root) // before dropRelated takes the cards' headlines
 	dropRelated(root)
 	dropTitle(root, title)
 	dropCaptions(root)
@@ -30,7 +31,6 @@ func tidyArticle(root *html.Node, title string) {
 	dropAuthorBoxes(root)
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
-	dropTeaserCards(root)
 	dropLayoutLinkCells(root)
 	dropTrailingHeadings(root)
 }
@@ -393,7 +393,7 @@ func eachNameWord(v string, f func(word []byte) bool) bool {
 
 // relatedLabel matches the start of a label that introduces links to
 // other stories, in the languages of the benchmark sets' publishers.
-var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|leia mais|saiba mais|veja também|veja mais|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также)`)
+var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|leia mais|saiba mais|veja também|veja mais|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также|most (popular|read)|popular (posts|articles|stories)|weitere (meldungen|artikel|nachrichten)|meistgelesen|beliebte (beiträge|artikel)|les plus lus|lo más leído|más noticias|più letti|altre notizie|meest gelezen|meer nieuws|самые популярные|популярные статьи|похожие статьи|смотрите также)`)
 
 // dropRelated removes links to other stories from an article: a block
 // that starts with a related-stories label and is at least half link text

@@ -47,7 +47,7 @@ func dropTeaserCards(root *html.Node) {
 	story := storyBox(root, cards)
 	for _, p := range parents {
 		cs := per[p]
-		if len(cs) >= 2 && p != root && outside(p, story) && cardsFill(p, cs) {
+		if len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p)) && cardsFill(p, cs) {
 			removeNode(p)
 			continue
 		}
@@ -119,6 +119,19 @@ func outside(n, story *html.Node) bool {
 	return a != nil && n != a && !hasAncestorNode(n, a) && !hasAncestorNode(a, n)
 }
 
+// relatedHeaded reports a list headed by a related-stories label ("Most
+// popular", "Weitere Meldungen", "Самые популярные"): dropRelated removes
+// the label and the links under it, but a card's summary is no link.
+func relatedHeaded(p *html.Node) bool {
+	first := findFirst(p, func(n *html.Node) bool {
+		return n != p && blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0
+	})
+	if first == nil || wordCount(first) > 8 || linkWords(first) > 0 {
+		return false
+	}
+	return relatedLabel.MatchString(strings.ToLower(collapseSpace(textOf(first))))
+}
+
 // cardsFill reports that the cards hold four fifths of p's words: p is a
 // list of them under at most a label.
 func cardsFill(p *html.Node, cards []*html.Node) bool {
@@ -129,14 +142,18 @@ func cardsFill(p *html.Node, cards []*html.Node) bool {
 	return w*5 >= wordCount(p)*4
 }
 
-// isTeaserCard reports a small box with a heading that is all link to
-// another page.
+// isTeaserCard reports a small box headed by a link to another page: a
+// heading that is all link, or a first line that is all link followed by
+// a summary (templates that set the headline in a <div class="title">).
+// A line of links with nothing under it is a menu, not a card.
 func isTeaserCard(c *html.Node) bool {
 	w := wordCount(c)
 	if w == 0 || w > maxTeaserWords {
 		return false
 	}
-	h := findFirst(c, func(n *html.Node) bool { return n != c && headingAtoms[n.DataAtom] })
+	h := findFirst(c, func(n *html.Node) bool {
+		return n != c && (headingAtoms[n.DataAtom] || blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0)
+	})
 	if h == nil {
 		return false
 	}
@@ -144,10 +161,16 @@ func isTeaserCard(c *html.Node) bool {
 	if hw == 0 || linkWords(h) < hw {
 		return false
 	}
+	if !headingAtoms[h.DataAtom] && w-linkWords(c) < minSummaryWords {
+		return false
+	}
 	a := findFirst(h, func(n *html.Node) bool { return isElem(n, atom.A) })
 	href := strings.TrimSpace(attr(a, "href"))
 	return href != "" && !strings.HasPrefix(href, "#")
 }
+
+// minSummaryWords: the summary under a headline that is no heading.
+const minSummaryWords = 5
 
 // flankedByProse reports whether a paragraph of the story stands before
 // and after c among its siblings (or its parent's, for a card wrapped

@@ -68,6 +68,14 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The motorway is closed"},
 		},
 		{
+			name: "cards under a most-read label inside the <article>, headed by a linked line",
+			html: `<article>` + story + `<section><h2>Most read</h2>` +
+				`<div class="tumb"><div class="title"><a href="/1">Protein diet</a></div><div class="body">Popular with an active life. Up to 10 kg in 14 days.</div></div>` +
+				`<div class="tumb"><div class="title"><a href="/2">Buckwheat diet</a></div><div class="body">The most popular diet. Two menus to choose from.</div></div></section></article>`,
+			gone: []string{"Most read", "Protein diet", "Up to 10 kg", "Two menus"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "a grid of cards inside the story's <article>, a score and a table of years",
 			html: `<article><p>Explore our growing collection of courses on web design and development subjects, each written by an expert.</p>` +
 				`<div><div><div><h3><a href="/html">Learn HTML</a></h3><p>An overview of HTML.</p></div><div><h3><a href="/css">Learn CSS</a></h3><p>A guide to CSS.</p></div></div></div>` +
