@@ -172,8 +172,9 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "related link with a label",
-			html: story + `<p>Related: <a href="/x">Council members clash over the harbour plan</a></p><p>READ MORE: <a href="/y">Budget explained in five charts</a></p>` + story,
-			gone: []string{"Council members clash", "five charts"},
+			html: story + `<p>Related: <a href="/x">Council members clash over the harbour plan</a></p><p>READ MORE: <a href="/y">Budget explained in five charts</a></p>` +
+				`<p>(Leggi anche: <a href="/z">Il consiglio approva il bilancio</a>)</p><p>► Lesen Sie auch: <a href="/w">Stadtrat streitet über den Haushalt</a></p>` + story,
+			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet"},
 			kept: []string{"The council approved"},
 		},
 		{
