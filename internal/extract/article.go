@@ -419,9 +419,7 @@ func dropRelated(root *html.Node) {
 		// Only a short block without links or a link-dense one can be
 		// a label; prose paragraphs skip the text match.
 		if words <= 8 && links == 0 || links*2 >= words {
-			// A label may open with a bracket, a bullet or an arrow:
-			// "(Leggi anche: ...)", "» Lesen Sie auch", "► Read more".
-			text := strings.TrimLeftFunc(collapseSpace(textOf(b)), func(r rune) bool { return !unicode.IsLetter(r) })
+			text := labelText(b) // "(Leggi anche: ...)", "► Read more"...
 			if len(text) > 80 {
 				text = text[:80] // labels are short; bytes past a cut rune do not matter
 			}

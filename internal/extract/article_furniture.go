@@ -59,6 +59,15 @@ func isAdLabel(n *html.Node) bool {
 // "© Getty Images", Polish "Fot. PAP", Russian "Фото: ТАСС".
 var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|bild|bilder|bildquelle|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|фото)\s*(:|by\s|von\s|par\s|por\s|di\s))`)
 
+// labelText is n's text as the label rules read it: spaces collapsed,
+// and the brackets, bullets and arrows a label may open with trimmed
+// ("(Foto: dpa)", "» Lesen Sie auch", "► Follow us on Instagram").
+func labelText(n *html.Node) string {
+	return strings.TrimLeft(collapseSpace(textOf(n)), labelOpeners)
+}
+
+const labelOpeners = " ([{«»‹›<>►▶▸→•·*|–—-"
+
 // maxCreditWords bounds a credit line: an agency, a photographer and a
 // licence fit, a caption that tells the story does not.
 const maxCreditWords = 15
@@ -67,7 +76,7 @@ func isCreditLine(n *html.Node) bool {
 	if wordCount(n) > maxCreditWords {
 		return false
 	}
-	return creditLabel.MatchString(strings.ToLower(collapseSpace(textOf(n))))
+	return creditLabel.MatchString(strings.ToLower(labelText(n)))
 }
 
 // tagLabel starts a list of tags or categories under a story.
@@ -80,7 +89,7 @@ func isTagList(n *html.Node) bool {
 	if w < 2 || w > 40 {
 		return false
 	}
-	text := strings.ToLower(collapseSpace(textOf(n)))
+	text := strings.ToLower(labelText(n))
 	m := tagLabel.FindString(text)
 	if m == "" || linkWords(n) == 0 {
 		return false
@@ -213,7 +222,7 @@ func isFollowLine(n *html.Node) bool {
 	if wordCount(n) > maxFollowWords {
 		return false
 	}
-	text := collapseSpace(textOf(n))
+	text := labelText(n)
 	if !followLabel.MatchString(text) {
 		return false
 	}

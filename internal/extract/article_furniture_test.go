@@ -3,6 +3,9 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // TestLeadingDateline: an undeclared page's one date stamp above its
@@ -35,6 +38,28 @@ func TestLeadingDateline(t *testing.T) {
 				if !strings.Contains(got, s) {
 					t.Errorf("%q was removed: %q", s, got)
 				}
+			}
+		})
+	}
+}
+
+// TestLabelOpeners: a label line still reads as one when it opens with a
+// bracket, a bullet or an arrow; a sentence in brackets does not.
+func TestLabelOpeners(t *testing.T) {
+	for _, tc := range []struct {
+		html string
+		want bool
+	}{
+		{`<p>(Foto: dpa)</p>`, true},
+		{`<p>[Bild: Verkehrsverbund Harz]</p>`, true},
+		{`<p>► Follow us on <a href="/i">Instagram</a></p>`, true},
+		{`<p>» Tags: <a href="/t/1">Bahn</a>, <a href="/t/2">Verkehr</a></p>`, true},
+		{`<p>(The photographer, who asked not to be named, took the picture from the bridge.)</p>`, false},
+	} {
+		t.Run(tc.html, func(t *testing.T) {
+			b := findFirst(parseFragment(t, tc.html), func(n *html.Node) bool { return isElem(n, atom.P) })
+			if got := isLabelLine(b); got != tc.want {
+				t.Errorf("isLabelLine = %v, want %v", got, tc.want)
 			}
 		})
 	}
