@@ -88,19 +88,33 @@ func storyBox(root *html.Node, cards []*html.Node) *html.Node {
 }
 
 // commonAncestor returns the nearest element holding both a and b (a nil
-// a is none yet).
+// a is none yet): the deeper of the two climbs to the other's depth, then
+// both climb together.
 func commonAncestor(a, b *html.Node) *html.Node {
 	if a == nil {
 		return b
 	}
-	for p := a; p != nil; p = p.Parent {
-		for q := b; q != nil; q = q.Parent {
-			if p == q {
-				return p
-			}
-		}
+	da, db := levelsBelow(a, nil), levelsBelow(b, nil)
+	for ; da > db; da-- {
+		a = a.Parent
 	}
-	return nil
+	for ; db > da; db-- {
+		b = b.Parent
+	}
+	for a != b {
+		a, b = a.Parent, b.Parent
+	}
+	return a
+}
+
+// levelsBelow counts the parents from n up to its ancestor a (nil: to
+// the root).
+func levelsBelow(n, a *html.Node) int {
+	d := 0
+	for p := n; p != nil && p != a; p = p.Parent {
+		d++
+	}
+	return d
 }
 
 // outside reports that n stands outside the <article> element that holds
@@ -147,8 +161,11 @@ func cardsFill(p *html.Node, cards []*html.Node) bool {
 // a summary (templates that set the headline in a <div class="title">).
 // A line of links with nothing under it is a menu, not a card.
 func isTeaserCard(c *html.Node) bool {
+	if wordCountOver(c, maxTeaserWords) {
+		return false
+	}
 	w := wordCount(c)
-	if w == 0 || w > maxTeaserWords {
+	if w == 0 {
 		return false
 	}
 	h := findFirst(c, func(n *html.Node) bool {

@@ -37,6 +37,31 @@ func wordCount(n *html.Node) int {
 	return c
 }
 
+// wordCountOver reports whether n holds more than limit words, counting
+// no further than that: rules that look at small boxes ask it of every
+// container on the way down, and a full count there would cost the
+// page's text once per level of nesting.
+func wordCountOver(n *html.Node, limit int) bool {
+	var count func(n *html.Node) bool
+	seen := 0
+	count = func(n *html.Node) bool {
+		if n.Type == html.TextNode {
+			seen += countWords(n.Data)
+			return seen > limit
+		}
+		if n.Type == html.ElementNode && dropAlways[n.DataAtom] {
+			return false
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if count(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return count(n)
+}
+
 // countWords counts runs of non-space characters, as strings.Fields
 // splits. It runs on every text node several times per page, so ASCII
 // bytes (nearly all of them) are judged by a table instead of decoding
