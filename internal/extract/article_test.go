@@ -329,17 +329,24 @@ func TestTidyArticle(t *testing.T) {
 					t.Errorf("%q kept %d times, want once: %q", s, n, got)
 				}
 			}
-			for _, s := range tt.gone {
-				if strings.Contains(got, s) {
-					t.Errorf("%q was kept: %q", s, got)
-				}
-			}
-			for _, s := range tt.kept {
-				if !strings.Contains(got, s) {
-					t.Errorf("%q was removed: %q", s, got)
-				}
-			}
+			checkGoneKept(t, got, tt.gone, tt.kept)
 		})
+	}
+}
+
+// checkGoneKept reports each of gone that got holds and each of kept
+// that it lacks.
+func checkGoneKept(t *testing.T, got string, gone, kept []string) {
+	t.Helper()
+	for _, s := range gone {
+		if strings.Contains(got, s) {
+			t.Errorf("%q was kept: %q", s, got)
+		}
+	}
+	for _, s := range kept {
+		if !strings.Contains(got, s) {
+			t.Errorf("%q was removed: %q", s, got)
+		}
 	}
 }
 
