@@ -15,14 +15,21 @@ import (
 // a short block by its own shape and words, never a site.
 
 // adLabelWords are the words ad slots are labelled with ("Advertisement",
-// "Anzeige", "Publicité", "Story continues below advertisement"). A block
-// made only of these words, with at least one of adCoreWords, is a label.
+// "Anzeige", "Publicité", "Story continues below advertisement", "Weiter
+// nach der Anzeige", "La suite après la publicité", "Continua a leggere
+// dopo la pubblicità"). A block made only of these words, with at least
+// one of adCoreWords, is a label.
 var (
 	adCoreWords = wordSet(`advertisement advertisements advertising advert adverts ad ads sponsored
 		anzeige anzeigen werbung gesponsert publicité publicite sponsorisé publicidad patrocinado
 		pubblicità pubblicita sponsorizzato publicidade advertentie advertenties gesponsord reklame
 		reklama annons annonse annonce mainos реклама 广告 広告 광고`)
-	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to`)
+	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to
+		artikel weiter nach der dem unter wird fortgesetzt lesen sie
+		la le suite après article se poursuit sous cette
+		sigue continúa leyendo después del de el artículo tras
+		continua a leggere dopo il articolo prosegue
+		lees verder na gaat`)
 )
 
 // maxAdLabelWords bounds an ad label: "Story continues below this

@@ -235,14 +235,15 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "ad slot labels in several languages",
 			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
-				story + `<p>Article Continues Below</p>`,
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below"},
+				story + `<p>Article Continues Below</p>` + story + `<p>Weiter nach der Anzeige</p><p>La suite après la publicité</p>` + story +
+				`<p>Sigue leyendo después de la publicidad</p>`,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo"},
 			kept: []string{"The council approved"},
 		},
 		{
 			name: "a sentence about advertising is kept",
-			html: story + `<p>Advertising revenue fell by a third last year.</p><p>The story continues below the fold.</p>`,
-			kept: []string{"Advertising revenue fell", "continues below the fold"},
+			html: story + `<p>Advertising revenue fell by a third last year.</p><p>The story continues below the fold.</p><p>Die Werbung nach der Wahl.</p>`,
+			kept: []string{"Advertising revenue fell", "continues below the fold", "Die Werbung nach der Wahl"},
 		},
 		{
 			name: "photo credits",
