@@ -127,11 +127,12 @@ func textOutsideLinks(n *html.Node) string {
 }
 
 // kickerWords name the line above a headline that names the section or
-// the story's topic, in English, German ("Dachzeile", "Ressort"),
-// Portuguese ("editoria"), Spanish ("antetítulo", "cintillo"), French
-// ("surtitre"), Italian ("occhiello") and Dutch ("bovenkop").
-var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline
-	editoria antetitulo cintillo surtitre occhiello bovenkop`)
+// the story's topic, in English, German ("Dachzeile", "Spitzmarke",
+// "Ressort", "Rubrik"), Portuguese ("editoria"), Spanish ("antetítulo",
+// "cintillo"), French ("surtitre", "rubrique"), Italian ("occhiello",
+// "rubrica") and Dutch ("bovenkop").
+var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline supertitle pretitle
+	spitzmarke rubrik editoria antetitulo cintillo surtitre rubrique occhiello rubrica bovenkop`)
 
 // namedKicker reports a block named as a kicker, or holding only an
 // element so named: readability wraps a loose <span class="kicker"> in a

@@ -270,8 +270,9 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "section line and kicker before the story",
-			html: `<div><a href="/business/transport">Transport</a></div><span class="article-kicker">Region</span><h2>Subhead</h2>` + story + `<p><a href="/more">Budget explained</a></p>`,
-			gone: []string{"Transport", "Region"},
+			html: `<div><a href="/business/transport">Transport</a></div><span class="article-kicker">Region</span><div class="artikel-rubrik">Lokales</div>` +
+				`<p class="spitzmarke">Stadtrat</p><h2>Subhead</h2>` + story + `<p><a href="/more">Budget explained</a></p>`,
+			gone: []string{"Transport", "Region", "Lokales", "Stadtrat"},
 			kept: []string{"The council approved", "Subhead", "Budget explained"},
 		},
 		{
