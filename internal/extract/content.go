@@ -172,6 +172,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		dedupeRuns(pick)
 	}
 	if kind != kindForum {
+		if pick != clean {
+			dropDialogs(pick) // the cleaned page has lost them already
+		}
 		dropLabelLines(pick)
 		// A forum's table rows hold the poster beside the post.
 		dropLayoutLinkCells(pick)

@@ -92,3 +92,37 @@ func overlayRole(n *html.Node, sectioned bool) bool {
 }
 
 func overlayName(n *html.Node) bool { return classWords(n, overlayWords) }
+
+// dialogWords name a dialog drawn over the page: a modal, a popup.
+var dialogWords = wordSet(`modal popup dialog`)
+
+// dropDialogs removes, from the reading picked on a page that is no
+// declared article, the dialogs drawn over the page: <dialog>, the roles
+// dialog and alertdialog, aria-modal, and containers named modal, popup
+// or dialog ("You're leaving our website", "Talk to an expert" forms,
+// "Enter your email for early access"). Readability takes them in when
+// they follow the text in the markup. A dialog holding the page's <h1>,
+// <main> or an <article> stays (a story opened in a lightbox), and none
+// goes when together they hold a quarter of the text.
+func dropDialogs(root *html.Node) {
+	var drop []*html.Node
+	w := 0
+	for _, c := range collectElements(root, func(c *html.Node) visit {
+		r := strings.ToLower(attr(c, "role"))
+		if isDialog(c) || r == "alertdialog" || strings.EqualFold(attr(c, "aria-modal"), "true") || classWords(c, dialogWords) {
+			return take
+		}
+		return descend
+	}) {
+		if !holdsPage(c) {
+			drop = append(drop, c)
+			w += wordCount(c)
+		}
+	}
+	if w*4 > wordCount(root) {
+		return
+	}
+	for _, c := range drop {
+		removeNode(c)
+	}
+}

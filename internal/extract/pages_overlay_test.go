@@ -86,3 +86,29 @@ func TestConsentForEveryExtractor(t *testing.T) {
 		t.Errorf("lost the thread:\n%s", doc.Content)
 	}
 }
+
+// TestDialogs: the dialogs readability takes in after the text go from
+// a picked reading; a story opened in a lightbox, and dialogs that hold a
+// quarter of the text, stay.
+func TestDialogs(t *testing.T) {
+	story := "<p>" + strings.Repeat("Our advisors are always happy to talk savings strategies with you at any age. ", 6) + "</p>"
+	for _, tc := range []struct {
+		name       string
+		html       string
+		gone, kept []string
+	}{
+		{"an exit notice and a form popup", story + `<div id="modal_21" class="reveal"><h3>You are leaving our website</h3><p>By proceeding you leave our site.</p></div>` +
+			`<div role="dialog"><p>Talk to an expert</p></div><div class="newsletter-popup"><p>Enter your email for early access.</p></div>`,
+			[]string{"leaving our website", "Talk to an expert", "early access"}, []string{"Our advisors"}},
+		{"a story in a lightbox", `<div class="modal"><article><h1>Story</h1>` + story + `</article></div><div class="modal">Close</div>`,
+			[]string{"Close"}, []string{"Our advisors", "Story"}},
+		{"dialogs holding a quarter of the text", `<p>Short intro.</p><div class="modal"><p>` + strings.Repeat("Quick view of the product with its price. ", 3) + `</p></div>`,
+			nil, []string{"Quick view"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseFragment(t, tc.html)
+			dropDialogs(root)
+			checkGoneKept(t, collapseSpace(textOf(root)), tc.gone, tc.kept)
+		})
+	}
+}
