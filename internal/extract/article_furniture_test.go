@@ -55,3 +55,16 @@ func TestLabelOpeners(t *testing.T) {
 		})
 	}
 }
+
+// TestFlankedCards: on a page that declares no article, a card teasing
+// another story between the story's paragraphs goes, while a list of
+// cards (a listing's content as often as a column of teasers) stays.
+func TestFlankedCards(t *testing.T) {
+	para := `<p>The council approved the new budget after a long debate on Tuesday night, the mayor said.</p>`
+	card := func(s string) string {
+		return `<div><h3><a href="/` + s + `">` + s + ` opens</a></h3><p>A summary of another story on the site.</p></div>`
+	}
+	root := parseFragment(t, `<div><div>`+para+card("Station")+para+`</div></div><section><article>`+para+`</article>`+card("Pool")+card("Library")+`</section>`)
+	dropFlankedCards(root)
+	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Station opens"}, []string{"Pool opens", "Library opens", "The council approved"})
+}

@@ -26,7 +26,14 @@ const (
 // items (a listicle of tools, each heading linking to the tool), not
 // cards, and a heading that links within the page (a table of contents)
 // is no teaser.
-func dropTeaserCards(root *html.Node) {
+func dropTeaserCards(root *html.Node) { dropCards(root, true) }
+
+// dropFlankedCards removes only the single cards standing among the
+// story's paragraphs: on a page that declares no article, lists of cards
+// are the content of a listing as often as a column of teasers.
+func dropFlankedCards(root *html.Node) { dropCards(root, false) }
+
+func dropCards(root *html.Node, lists bool) {
 	cards := collectElements(root, func(c *html.Node) visit {
 		if teaserContainers[c.DataAtom] && c != root && isTeaserCard(c) {
 			return take
@@ -44,10 +51,13 @@ func dropTeaserCards(root *html.Node) {
 		}
 		per[c.Parent] = append(per[c.Parent], c)
 	}
-	story := storyBox(root, cards)
+	var story *html.Node
+	if lists {
+		story = storyBox(root, cards)
+	}
 	for _, p := range parents {
 		cs := per[p]
-		if len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p)) && cardsFill(p, cs) {
+		if lists && len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p)) && cardsFill(p, cs) {
 			removeNode(p)
 			continue
 		}

@@ -174,6 +174,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind != kindForum {
 		if pick != clean {
 			dropDialogs(pick) // the cleaned page has lost them already
+			dropFlankedCards(pick)
 		}
 		dropLabelLines(pick)
 		// A forum's table rows hold the poster beside the post.
