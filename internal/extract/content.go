@@ -86,10 +86,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		}
 		if wr > 0 && wr*5 >= wc {
 			// The safety net (select.go): readability's densest block
-			// can be a consent notice or a list of names; then
-			// trafilatura's reading of the whole page (its own, without
-			// the fallback that would hand back readability's block)
-			// decides. Only such a block pays for the extra run.
+			// can be a consent notice, a list of names or a column of
+			// teaser cards beside a short story; then trafilatura's
+			// reading of the whole page (its own, without the fallback
+			// that would hand back readability's block) decides. Only
+			// such a block pays for the extra run.
 			if teasers := teaserShaped(read); teasers || candidateShape(read) != "" {
 				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) || teasers && teaserNet(read, full) {
 					tidyArticle(full, pm.Title)
