@@ -187,11 +187,8 @@ func dropArticleFurniture(root *html.Node) {
 	// quarter of the text) is the page more likely about consent, a
 	// privacy policy, than furnished with it.
 	consent := consentBlocks(root)
-	w, total := 0, wordCount(root)
-	for _, n := range consent {
-		w += wordCount(n)
-	}
-	if left := total - w; left >= minNetWords && left*4 >= total {
+	total := wordCount(root)
+	if left := total - wordsIn(consent); left >= minNetWords && left*4 >= total {
 		for _, n := range consent {
 			removeNode(n)
 		}

@@ -159,11 +159,7 @@ func relatedHeaded(p *html.Node) bool {
 // cardsFill reports that the cards hold four fifths of p's words: p is a
 // list of them under at most a label.
 func cardsFill(p *html.Node, cards []*html.Node) bool {
-	w := 0
-	for _, c := range cards {
-		w += wordCount(c)
-	}
-	return w*5 >= wordCount(p)*4
+	return wordsIn(cards)*5 >= wordCount(p)*4
 }
 
 // isTeaserCard reports a small box headed by a link to another page: a

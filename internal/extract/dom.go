@@ -156,17 +156,28 @@ func holdsH1(n *html.Node) bool {
 // remove that much has more likely misjudged the page than found its
 // furniture.
 func removeUnlessThird(root *html.Node, nodes []*html.Node) bool {
-	w := 0
-	for _, n := range nodes {
-		w += wordCount(n)
-	}
-	if w*3 > wordCount(root) {
+	return removeUnlessShare(root, nodes, 3)
+}
+
+// removeUnlessShare removes nodes unless together they hold over one
+// part in parts of root's words, and reports whether it removed them.
+func removeUnlessShare(root *html.Node, nodes []*html.Node, parts int) bool {
+	if wordsIn(nodes)*parts > wordCount(root) {
 		return false
 	}
 	for _, n := range nodes {
 		removeNode(n)
 	}
 	return true
+}
+
+// wordsIn is the words of nodes together.
+func wordsIn(nodes []*html.Node) int {
+	w := 0
+	for _, n := range nodes {
+		w += wordCount(n)
+	}
+	return w
 }
 
 // moveChildrenBefore moves from's children, in order, to just before ref

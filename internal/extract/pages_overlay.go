@@ -84,11 +84,17 @@ func isDialog(n *html.Node) bool {
 }
 
 func overlayRole(n *html.Node, sectioned bool) bool {
+	return isModal(n) || strings.EqualFold(attr(n, "role"), "contentinfo") || n.DataAtom == atom.Footer && !sectioned
+}
+
+// isModal reports a dialog drawn over the page by its ARIA attributes:
+// the roles dialog and alertdialog, or aria-modal.
+func isModal(n *html.Node) bool {
 	switch strings.ToLower(attr(n, "role")) {
-	case "dialog", "alertdialog", "contentinfo":
+	case "dialog", "alertdialog":
 		return true
 	}
-	return strings.EqualFold(attr(n, "aria-modal"), "true") || n.DataAtom == atom.Footer && !sectioned
+	return strings.EqualFold(attr(n, "aria-modal"), "true")
 }
 
 func overlayName(n *html.Node) bool { return classWords(n, overlayWords) }
@@ -105,24 +111,10 @@ var dialogWords = wordSet(`modal popup dialog`)
 // <main> or an <article> stays (a story opened in a lightbox), and none
 // goes when together they hold a quarter of the text.
 func dropDialogs(root *html.Node) {
-	var drop []*html.Node
-	w := 0
-	for _, c := range collectElements(root, func(c *html.Node) visit {
-		r := strings.ToLower(attr(c, "role"))
-		if isDialog(c) || r == "alertdialog" || strings.EqualFold(attr(c, "aria-modal"), "true") || classWords(c, dialogWords) {
+	removeUnlessShare(root, collectElements(root, func(c *html.Node) visit {
+		if (isDialog(c) || isModal(c) || classWords(c, dialogWords)) && !holdsPage(c) {
 			return take
 		}
 		return descend
-	}) {
-		if !holdsPage(c) {
-			drop = append(drop, c)
-			w += wordCount(c)
-		}
-	}
-	if w*4 > wordCount(root) {
-		return
-	}
-	for _, c := range drop {
-		removeNode(c)
-	}
+	}), 4)
 }

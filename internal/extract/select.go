@@ -195,14 +195,7 @@ func teaserShaped(n *html.Node) bool {
 		}
 		return descend
 	})
-	if len(cards) < 2 {
-		return false
-	}
-	w := 0
-	for _, c := range cards {
-		w += wordCount(c)
-	}
-	return w*4 >= wordCount(n)*3
+	return len(cards) >= 2 && wordsIn(cards)*4 >= wordCount(n)*3
 }
 
 // teaserNet reports whether trafilatura's reading of an article page
