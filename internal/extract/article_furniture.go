@@ -275,7 +275,7 @@ func leadingDateline(blocks []*html.Node) *html.Node {
 			}
 			found = b
 		}
-		prose = prose || w >= 20 && linkWords(b)*4 < w
+		prose = prose || isProse(b, 20)
 	}
 	if !prose {
 		return nil

@@ -34,12 +34,7 @@ func dropTeaserCards(root *html.Node) { dropCards(root, true) }
 func dropFlankedCards(root *html.Node) { dropCards(root, false) }
 
 func dropCards(root *html.Node, lists bool) {
-	cards := collectElements(root, func(c *html.Node) visit {
-		if teaserContainers[c.DataAtom] && c != root && isTeaserCard(c) {
-			return take
-		}
-		return descend
-	})
+	cards := teaserCards(root)
 	if len(cards) == 0 {
 		return
 	}
@@ -72,9 +67,19 @@ func dropCards(root *html.Node, lists bool) {
 	}
 }
 
+// teaserCards returns the outermost teaser cards (isTeaserCard) under
+// root.
+func teaserCards(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if teaserContainers[c.DataAtom] && isTeaserCard(c) {
+			return take
+		}
+		return descend
+	})
+}
+
 // storyBox is the smallest element holding every paragraph of prose
-// (15 words or more, under a quarter links) outside the cards, or nil
-// without one.
+// (isProse, minFlankProse words) outside the cards, or nil without one.
 func storyBox(root *html.Node, cards []*html.Node) *html.Node {
 	in := map[*html.Node]bool{}
 	for _, c := range cards {
@@ -90,7 +95,7 @@ func storyBox(root *html.Node, cards []*html.Node) *html.Node {
 		}
 		return descend
 	}) {
-		if w := wordCount(b); w >= minFlankProse && linkWords(b)*4 < w {
+		if isProse(b, minFlankProse) {
 			box = commonAncestor(box, b)
 		}
 	}
@@ -153,7 +158,7 @@ func relatedHeaded(p *html.Node) bool {
 	if first == nil || wordCount(first) > 8 || linkWords(first) > 0 {
 		return false
 	}
-	return relatedLabel.MatchString(strings.ToLower(collapseSpace(textOf(first))))
+	return relatedLabel.MatchString(strings.ToLower(labelText(first)))
 }
 
 // cardsFill reports that the cards hold four fifths of p's words: p is a

@@ -144,18 +144,25 @@ const (
 	maxExtraProse = 30
 )
 
-// proseBlocks returns the leaf blocks under root that read as prose: at
-// least minWords words, under a quarter of them in links. A story's
-// paragraph has 20 words or more; the cleaned page's extra text counts
-// from 10, so that short item descriptions count as content missed.
+// proseBlocks returns the leaf blocks under root that read as prose
+// (isProse). A story's paragraph has 20 words or more; the cleaned page's
+// extra text counts from 10, so that short item descriptions count as
+// content missed.
 func proseBlocks(root *html.Node, minWords int) []*html.Node {
 	var out []*html.Node
 	for _, b := range leafBlocks(root) {
-		if w := wordCount(b); w >= minWords && linkWords(b)*4 < w {
+		if isProse(b, minWords) {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// isProse reports a block of at least minWords words, under a quarter of
+// them in links.
+func isProse(b *html.Node, minWords int) bool {
+	w := wordCount(b)
+	return w >= minWords && linkWords(b)*4 < w
 }
 
 // furnitureOnlyWords is how many words a page may show outside its

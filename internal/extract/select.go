@@ -189,12 +189,7 @@ func teaserShaped(n *html.Node) bool {
 	if n == nil {
 		return false
 	}
-	cards := collectElements(n, func(c *html.Node) visit {
-		if teaserContainers[c.DataAtom] && isTeaserCard(c) {
-			return take
-		}
-		return descend
-	})
+	cards := teaserCards(n)
 	return len(cards) >= 2 && wordsIn(cards)*4 >= wordCount(n)*3
 }
 
