@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestTidyArticle checks each rule that removes page furniture from an
@@ -332,6 +334,27 @@ func TestTidyArticle(t *testing.T) {
 				}
 			}
 			checkGoneKept(t, got, tt.gone, tt.kept)
+		})
+	}
+}
+
+// ruleCase is a fragment a rule runs on, with the text that must go and
+// the text that must stay.
+type ruleCase struct {
+	name       string
+	html       string
+	gone, kept []string
+}
+
+// checkRule runs rule on each case's fragment and checks what went and
+// what stayed.
+func checkRule(t *testing.T, rule func(*html.Node), cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseFragment(t, tc.html)
+			rule(root)
+			checkGoneKept(t, collapseSpace(textOf(root)), tc.gone, tc.kept)
 		})
 	}
 }

@@ -92,11 +92,7 @@ func TestConsentForEveryExtractor(t *testing.T) {
 // quarter of the text, stay.
 func TestDialogs(t *testing.T) {
 	story := "<p>" + strings.Repeat("Our advisors are always happy to talk savings strategies with you at any age. ", 6) + "</p>"
-	for _, tc := range []struct {
-		name       string
-		html       string
-		gone, kept []string
-	}{
+	checkRule(t, dropDialogs, []ruleCase{
 		{"an exit notice and a form popup", story + `<div id="modal_21" class="reveal"><h3>You are leaving our website</h3><p>By proceeding you leave our site.</p></div>` +
 			`<div role="dialog"><p>Talk to an expert</p></div><div class="newsletter-popup"><p>Enter your email for early access.</p></div>`,
 			[]string{"leaving our website", "Talk to an expert", "early access"}, []string{"Our advisors"}},
@@ -104,11 +100,5 @@ func TestDialogs(t *testing.T) {
 			[]string{"Close"}, []string{"Our advisors", "Story"}},
 		{"dialogs holding a quarter of the text", `<p>Short intro.</p><div class="modal"><p>` + strings.Repeat("Quick view of the product with its price. ", 3) + `</p></div>`,
 			nil, []string{"Quick view"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			root := parseFragment(t, tc.html)
-			dropDialogs(root)
-			checkGoneKept(t, collapseSpace(textOf(root)), tc.gone, tc.kept)
-		})
-	}
+	})
 }
