@@ -4,12 +4,39 @@ import (
 	nurl "net/url"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/markusmobius/go-trafilatura"
 )
 
+// countWordsOracle is countWords written plainly: each of
+// strings.Fields' fields is one word if it starts with anything but an
+// ideograph or kana, plus one word per two characters (rounded up) of
+// each run of ideographs and kana in it.
+func countWordsOracle(s string) int {
+	isIdeo := func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
+	c := 0
+	for _, f := range strings.Fields(s) {
+		if r, _ := utf8.DecodeRuneInString(f); !isIdeo(r) {
+			c++
+		}
+		run := 0
+		for _, r := range f + " " {
+			if isIdeo(r) {
+				run++
+				continue
+			}
+			c += (run + 1) / 2
+			run = 0
+		}
+	}
+	return c
+}
+
 // TestCountWords checks the ASCII fast path of countWords against
-// strings.Fields, which splits on exactly unicode.IsSpace.
+// strings.Fields, which splits on exactly unicode.IsSpace, and the
+// counting of Chinese and Japanese text, which has no spaces.
 func TestCountWords(t *testing.T) {
 	for _, s := range []string{
 		"",
@@ -18,7 +45,7 @@ func TestCountWords(t *testing.T) {
 		"  two words  ",
 		"tab\tnew\nline\rcr\vvt\fff",
 		"no\u00a0break\u0085next\u2003em\u3000ideographic",
-		"caf\u00e9 na\u00efve \u65e5\u672c\u8a9e \U0001F600",
+		"caf\u00e9 na\u00efve \U0001F600",
 		"bad \xff\xfe utf8\xc3",
 		"\x1c\x1d\x1e\x1f are not spaces",
 	} {
@@ -26,12 +53,29 @@ func TestCountWords(t *testing.T) {
 			t.Errorf("countWords(%q) = %d, want %d", s, got, want)
 		}
 	}
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{
+		{"日本語", 2},
+		{"记者从市教育局获悉", 5},
+		{"ひらがなカタカナ", 4},
+		{"2019年8月26日", 4},    // "2019年", "8月", "26日": digits inside a field add none
+		{"今年我市新建的三所中小学。", 6}, // the full stop neither counts nor splits
+		{"Go 言語 で", 3},
+		{"한국어 문장", 2}, // Korean puts spaces between words
+	} {
+		if got := countWords(tt.s); got != tt.want {
+			t.Errorf("countWords(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
 }
 
 func FuzzCountWords(f *testing.F) {
 	f.Add("a b\u00a0c \xff d")
+	f.Add("记者从市教育局获悉，今年 2019年 Go言語")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := countWords(s), len(strings.Fields(s)); got != want {
+		if got, want := countWords(s), countWordsOracle(s); got != want {
 			t.Errorf("countWords(%q) = %d, want %d", s, got, want)
 		}
 	})

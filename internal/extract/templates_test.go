@@ -80,7 +80,13 @@ import (
 //     unless trafilatura's reading of the page replaces it;
 //   - tweet-es: a Spanish story with its subtitle as an <h2>, a "Más
 //     información" box, an embedded tweet (the story's content), a prompt
-//     to follow the paper on social media, tags and related stories.
+//     to follow the paper on social media, tags and related stories;
+//   - news-zh: a Chinese city paper's story in a 2000s XHTML template that
+//     declares nothing, with its navigation, source line, editor line,
+//     previous/next links, related news and a ranking column. Chinese
+//     puts no spaces between words: counted by spaces, the story's
+//     paragraphs were one word each, too short to be prose, and the
+//     cleaned page with all of that replaced it.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -306,6 +312,15 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Lucía Ferrer", "Compartir en", "Más información", "Las bicicletas compartidas",
 				"Puedes seguir", "Archivado", "Te puede interesar", "El metro de Valencia", "Todos los derechos"},
+		},
+		{
+			file: "news-zh.html",
+			url:  "http://www.citydaily.example/news/local/201908/t20190826_123.html",
+			with: []string{
+				"记者从市教育局获悉，今年我市新建的三所中小学已完成建设和验收",
+				"预计2021年前完工。",
+			},
+			without: []string{"当前位置", "浏览次数", "上一篇", "相关新闻", "热点排行", "版权所有"},
 		},
 	}
 	for _, tt := range tests {
