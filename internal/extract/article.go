@@ -324,7 +324,7 @@ func dropDatelines(root *html.Node) {
 			// (ownLine, which looks through the parent, comes last: only
 			// dateline-like inline elements pay for it.)
 			if words > 0 && words <= maxDatelineWords &&
-				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n) || words <= 4 && bareDate(n)) &&
+				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n) || words <= maxStampWords && bareDate(n)) &&
 				(blockAtoms[n.DataAtom] || ownLine(n)) {
 				// The outermost dateline block wins over the ones inside it.
 				drop = append(drop[:mark], n)
@@ -455,10 +455,51 @@ var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first publish
 var bareDateRe = regexp.MustCompile(`^(\d{1,2}[./-] ?\d{1,2}[./-] ?(19|20)\d\d|(19|20)\d\d-\d\d-\d\d)(,? (\d{1,2}[:.]\d\d)( ?(uhr|h|am|pm|a\.m\.|p\.m\.))?)?$`)
 
 // bareDate reports a block that is a date stamp without a label, as news
-// sites print one under the headline.
+// sites print one under the headline: a date in digits (bareDateRe), or a
+// spelled one in any language, which is known by its shape because its
+// month and day names are not: a year and a day or hour, half its words
+// numbers, and either a time ("الأحد 12 مارس 2023 - 10:45 ص",
+// "Mittwoch, 15. Dezember 2021, 18:30 Uhr") or at most two other words
+// ("Sunday, March 12, 2023"). Headings ("Best of 2023: 10 picks"), the
+// rows and items of tables and lists (a table of monthly figures, a list
+// of events) and links (an embedded post's date) are not stamps.
 func bareDate(n *html.Node) bool {
-	return bareDateRe.MatchString(strings.ToLower(collapseSpace(textOf(n))))
+	if n.Type == html.ElementNode && notStamp[n.DataAtom] {
+		return false
+	}
+	text := strings.ToLower(collapseSpace(textOf(n)))
+	if bareDateRe.MatchString(text) {
+		return true
+	}
+	if n.Type == html.ElementNode && (headingAtoms[n.DataAtom] || n.DataAtom == atom.A) {
+		return false
+	}
+	toks := wordTokens(text)
+	if len(toks) > maxStampWords {
+		return false
+	}
+	year, day, numbers := false, false, 0
+	for _, t := range toks {
+		if strings.Trim(t, "0123456789") != "" {
+			continue
+		}
+		numbers++
+		year = year || len(t) == 4 && (t[:2] == "19" || t[:2] == "20")
+		day = day || len(t) <= 2
+	}
+	return year && day && numbers*2 >= len(toks) && (len(toks)-numbers <= 2 || clockTime.MatchString(text))
 }
+
+// notStamp are the elements of tables and lists: their dates are data.
+var notStamp = map[atom.Atom]bool{atom.Table: true, atom.Tbody: true, atom.Thead: true, atom.Tr: true, atom.Td: true, atom.Th: true,
+	atom.Ul: true, atom.Ol: true, atom.Li: true, atom.Dl: true, atom.Dt: true, atom.Dd: true}
+
+// maxStampWords bounds a spelled date stamp: a weekday, a day, a month, a
+// year, a time and a marker of the hour.
+const maxStampWords = 8
+
+// clockTime is a time of day: "10:45", "18.30 Uhr".
+var clockTime = regexp.MustCompile(`(^|[^\d])\d{1,2}[:.]\d\d($|[^\d])`)
 
 // datelineText reports a block that starts with a dateline label and is
 // mostly a date: a third of its words have digits ("Updated at 1:23

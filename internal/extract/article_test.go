@@ -131,6 +131,16 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Erstellt wurde der Plan"},
 		},
 		{
+			// Stamps without a label, spelled in words the rules do not
+			// know, go by their shape; dates that are data stay.
+			name: "spelled date stamps",
+			html: `<p>الأحد 12 مارس 2023 - 10:45 ص</p><p>Mittwoch, 15. Dezember 2021, 18:30 Uhr</p><p>Sunday, March 12, 2023</p>` + story +
+				`<h2>Best of 2023: 10 picks</h2><p>Founded: 2000</p><table><tr><td>1/1/2013</td><td>+13.1%</td></tr></table>` +
+				`<blockquote><p>A post.</p>— Jane (@jane) <a href="/s/1">November 18, 2019</a></blockquote><ul><li>May 4, 2024</li></ul><p>Tested on 12 devices in 2023.</p>`,
+			gone: []string{"الأحد", "Mittwoch", "Sunday"},
+			kept: []string{"The council approved", "Best of 2023", "Founded: 2000", "1/1/2013", "November 18, 2019", "May 4, 2024", "Tested on 12 devices"},
+		},
+		{
 			// A dateline that is an inline element on a line of its own,
 			// beside the headline, goes; a date inside a sentence stays.
 			name: "dateline as a span beside the headline",
@@ -238,8 +248,8 @@ func TestTidyArticle(t *testing.T) {
 			name: "ad slot labels in several languages",
 			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
 				story + `<p>Article Continues Below</p>` + story + `<p>Weiter nach der Anzeige</p><p>La suite après la publicité</p>` + story +
-				`<p>Sigue leyendo después de la publicidad</p>`,
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo"},
+				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan"},
 			kept: []string{"The council approved"},
 		},
 		{
@@ -250,8 +260,8 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
-				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p>` + story,
-			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС"},
+				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story,
+			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС", "ANP", "Fotoğraf", "محمد علي", "李明"},
 			kept: []string{"The council approved"},
 		},
 		{
