@@ -23,7 +23,8 @@ var (
 	adCoreWords = wordSet(`advertisement advertisements advertising advert adverts ad ads sponsored
 		anzeige anzeigen werbung gesponsert publicité publicite sponsorisé publicidad patrocinado
 		pubblicità pubblicita sponsorizzato publicidade advertentie advertenties gesponsord reklame
-		reklama annons annonse annonce mainos реклама 广告 広告 광고`)
+		reklama annons annonse annonce mainos реклама 广告 広告 광고 reklam iklan hirdetés publicitate
+		διαφήμιση إعلان اعلان إعلانات تبلیغات آگهی פרסומת विज्ञापन`)
 	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to
 		artikel weiter nach der dem unter wird fortgesetzt lesen sie
 		la le suite après article se poursuit sous cette
@@ -63,8 +64,9 @@ func isAdLabel(n *html.Node) bool {
 
 // creditLabel starts a photo credit: "Photo: Reuters", "Bild: picture
 // alliance / dpa", "Foto: AP", "Image credit: NASA", "Crédit photo : AFP",
-// "© Getty Images", Polish "Fot. PAP", Russian "Фото: ТАСС".
-var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|bild|bilder|bildquelle|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|фото)\s*(:|by\s|von\s|par\s|por\s|di\s))`)
+// "© Getty Images", Polish "Fot. PAP", Russian "Фото: ТАСС", Dutch "Beeld:
+// ANP", Turkish "Fotoğraf: AA", Arabic "تصوير: ...", Chinese "摄影：...".
+var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|fotó|bild|bilder|bildquelle|beeld|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|fotoğraf|φωτογραφία|фото|צילום|تصوير|صورة|عکس|摄影|图片来源|图片|写真|사진)\s*(:|：|by\s|von\s|par\s|por\s|di\s))`)
 
 // labelText is n's text as the label rules read it: spaces collapsed,
 // and the brackets, bullets and arrows a label may open with trimmed

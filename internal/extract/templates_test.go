@@ -86,7 +86,11 @@ import (
 //     previous/next links, related news and a ranking column. Chinese
 //     puts no spaces between words: counted by spaces, the story's
 //     paragraphs were one word each, too short to be prose, and the
-//     cleaned page with all of that replaced it.
+//     cleaned page with all of that replaced it;
+//   - news-ar: an Arabic (right-to-left) paper's story that declares
+//     nothing, with a date stamp spelled in Arabic under the headline,
+//     a labelled ad slot, tags, share links, related news, a "most read"
+//     column and a poll.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -321,6 +325,15 @@ func TestArticleTemplates(t *testing.T) {
 				"预计2021年前完工。",
 			},
 			without: []string{"当前位置", "浏览次数", "上一篇", "相关新闻", "热点排行", "版权所有"},
+		},
+		{
+			file: "news-ar.html",
+			url:  "https://www.khaleej.example/economy/2023/03/12/1234",
+			with: []string{
+				"افتتح وزير الطاقة والمياه، صباح اليوم الأحد",
+				"ونحو ثلاثمائة وظيفة دائمة في مرحلة التشغيل.",
+			},
+			without: []string{"12 مارس 2023", "إعلان", "الكلمات المفتاحية", "شارك", "أخبار ذات صلة", "الأكثر قراءة", "استطلاع الرأي", "جميع الحقوق محفوظة"},
 		},
 	}
 	for _, tt := range tests {
