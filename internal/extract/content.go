@@ -151,7 +151,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// lists, tables, links) where trafilatura rebuilds a simplified tree,
 	// so when both found about the same text the readability copy wins.
 	pick := traf
-	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 {
+	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 || storyAmidLines(read, traf) {
 		pick = read
 		if read == nil {
 			pick = clean

@@ -134,6 +134,52 @@ func agreedProse(read, traf, clean *html.Node) bool {
 	return extra < maxExtraProse
 }
 
+// storyAmidLines reports a reading of trafilatura's that holds
+// readability's story and, beyond it, only short lines: the headline, a
+// date, a source, a view count, labels, one-line comments, a poll's
+// question. Trafilatura takes in a layout table's whole row (the story's
+// cell with the cells beside it) where readability keeps the story's
+// block; the lines around it are the table's chrome, and the story is
+// the reading. Readability's block must be a story (minAgreedParagraphs
+// paragraphs of prose), nearly all of it in trafilatura's reading, and
+// the rest of that reading must hold no paragraph of prose and fewer
+// words than the story, so a listing whose items are sentences, or many
+// short items, stays trafilatura's.
+func storyAmidLines(read, traf *html.Node) bool {
+	if read == nil || traf == nil || len(proseBlocks(read, 20)) < minAgreedParagraphs {
+		return false
+	}
+	rt := wordTokens(textOf(read))
+	if sharedTokens(rt, wordTokens(textOf(traf)))*10 < len(rt)*9 {
+		return false
+	}
+	// A block of trafilatura's is the story's when half its word pairs
+	// are the story's: single words are shared by any text on the
+	// story's topic (a reply under a post).
+	pairs := make(map[[2]string]bool, len(rt))
+	for i := 1; i < len(rt); i++ {
+		pairs[[2]string{rt[i-1], rt[i]}] = true
+	}
+	extra := 0
+	for _, b := range leafBlocks(traf) {
+		toks := wordTokens(textOf(b))
+		in := 0
+		for i := 1; i < len(toks); i++ {
+			if pairs[[2]string{toks[i-1], toks[i]}] {
+				in++
+			}
+		}
+		if len(toks) > 1 && in*2 >= len(toks)-1 {
+			continue
+		}
+		if isProse(b, 15) {
+			return false
+		}
+		extra += wordCount(b)
+	}
+	return extra < wordCount(read)
+}
+
 const (
 	// minAgreedParagraphs: a teaser, a product card or one forum post
 	// is a paragraph or two; a story is more.

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"fmt"
 	nurl "net/url"
 	"strings"
 	"testing"
@@ -353,6 +354,40 @@ func TestAgreedProse(t *testing.T) {
 			got := agreedProse(parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
 			if got != tc.want {
 				t.Errorf("agreedProse = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStoryAmidLines: trafilatura's reading of a layout table's row holds
+// readability's story and the cells around it; when all those add is
+// short lines, the story is the reading.
+func TestStoryAmidLines(t *testing.T) {
+	para := func(topic string) string {
+		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays.</p>"
+	}
+	story := para("transport") + para("finance") + para("planning")
+	lines := `<h1>Council backs the new plan</h1><p>15 June 2021, 14:32</p><p>Source: the council's press office</p><p>Views: 2841</p>` +
+		`<p>Comments (2)</p><p>Anna: Great news!</p><p>Poll: how often do you take the bus?</p><p>© 2004–2021 City News</p>`
+	reply := "<p>Anna wrote: I went to the meeting too, and most of the people I spoke to there were worried about the cost of the plan and the roadworks.</p>"
+	var items strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&items, `<p><a href="/%d">Item number %d in the shop</a> from 9.99</p>`, i, i)
+	}
+	for _, tc := range []struct {
+		name       string
+		read, traf string
+		want       bool
+	}{
+		{"short lines around the story", story, lines + story + lines, true},
+		{"a reply in prose", story, story + reply + lines, false},
+		{"more short items than story", story, story + items.String(), false},
+		{"too short for a story", para("transport") + para("finance"), lines + para("transport") + para("finance"), false},
+		{"the story is not in the reading", story, para("transport") + lines + lines, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := storyAmidLines(parseFragment(t, tc.read), parseFragment(t, tc.traf)); got != tc.want {
+				t.Errorf("storyAmidLines = %v, want %v", got, tc.want)
 			}
 		})
 	}

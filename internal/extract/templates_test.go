@@ -90,7 +90,12 @@ import (
 //   - news-ar: an Arabic (right-to-left) paper's story that declares
 //     nothing, with a date stamp spelled in Arabic under the headline,
 //     a labelled ad slot, tags, share links, related news, a "most read"
-//     column and a poll.
+//     column and a poll;
+//   - news-ru: a Russian city portal's story of the 2000s, laid out in a
+//     table that declares nothing: trafilatura reads the story's cell
+//     with the row around it (headline, date, source, view count,
+//     related label, one-line comments, the poll in the next cell),
+//     readability only the story.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -325,6 +330,15 @@ func TestArticleTemplates(t *testing.T) {
 				"预计2021年前完工。",
 			},
 			without: []string{"当前位置", "浏览次数", "上一篇", "相关新闻", "热点排行", "版权所有"},
+		},
+		{
+			file: "news-ru.html",
+			url:  "http://www.vvnews.example/news/city/45123/",
+			with: []string{
+				"В субботу в Твери после реконструкции открылся городской сад",
+				"завершить к лету следующего года.",
+			},
+			without: []string{"Просмотров", "Другие новости", "Опрос", "Как часто", "Популярное", "Были вчера", "При перепечатке"},
 		},
 		{
 			file: "news-ar.html",
