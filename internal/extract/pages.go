@@ -114,20 +114,10 @@ func agreedProse(read, traf, clean *html.Node) bool {
 	if len(proseBlocks(traf, 20)) < minAgreedParagraphs {
 		return false
 	}
-	have := map[string]bool{}
-	for _, t := range tt {
-		have[t] = true
-	}
+	pairs := wordPairs(tt)
 	extra := 0
 	for _, b := range proseBlocks(clean, 10) {
-		toks := wordTokens(textOf(b))
-		in := 0
-		for _, t := range toks {
-			if have[t] {
-				in++
-			}
-		}
-		if in*2 < len(toks) {
+		if !pairs.holdHalf(wordTokens(textOf(b))) {
 			extra += wordCount(b)
 		}
 	}
@@ -153,23 +143,10 @@ func storyAmidLines(read, traf *html.Node) bool {
 	if sharedTokens(rt, wordTokens(textOf(traf)))*10 < len(rt)*9 {
 		return false
 	}
-	// A block of trafilatura's is the story's when half its word pairs
-	// are the story's: single words are shared by any text on the
-	// story's topic (a reply under a post).
-	pairs := make(map[[2]string]bool, len(rt))
-	for i := 1; i < len(rt); i++ {
-		pairs[[2]string{rt[i-1], rt[i]}] = true
-	}
+	pairs := wordPairs(rt)
 	extra := 0
 	for _, b := range leafBlocks(traf) {
-		toks := wordTokens(textOf(b))
-		in := 0
-		for i := 1; i < len(toks); i++ {
-			if pairs[[2]string{toks[i-1], toks[i]}] {
-				in++
-			}
-		}
-		if len(toks) > 1 && in*2 >= len(toks)-1 {
+		if pairs.holdHalf(wordTokens(textOf(b))) {
 			continue
 		}
 		if isProse(b, 15) {
@@ -178,6 +155,31 @@ func storyAmidLines(read, traf *html.Node) bool {
 		extra += wordCount(b)
 	}
 	return extra < wordCount(read)
+}
+
+// pairSet holds the pairs of adjacent words of a text. A block is part
+// of that text when half its word pairs are: single words are shared by
+// any text on the same topic (a reply under a post, a second story).
+type pairSet map[[2]string]bool
+
+func wordPairs(toks []string) pairSet {
+	s := make(pairSet, len(toks))
+	for i := 1; i < len(toks); i++ {
+		s[[2]string{toks[i-1], toks[i]}] = true
+	}
+	return s
+}
+
+// holdHalf reports whether half of toks' word pairs are in s; a block of
+// one word has no pair and is not held.
+func (s pairSet) holdHalf(toks []string) bool {
+	in := 0
+	for i := 1; i < len(toks); i++ {
+		if s[[2]string{toks[i-1], toks[i]}] {
+			in++
+		}
+	}
+	return len(toks) > 1 && in*2 >= len(toks)-1
 }
 
 const (

@@ -347,6 +347,8 @@ func TestAgreedProse(t *testing.T) {
 	}{
 		{"chrome around the story", story, story, links + story + links, true},
 		{"prose beside the story", story, story, story + prose, false},
+		// Its words are the story's, its sentences are not.
+		{"a second story on the same topic", story, story, story + "<p>On Monday the finance and planning committee debate agreed that after the summer the holidays plan should go ahead, evening or not.</p><p>The long transport debate met the new committee before Monday, and the plan agreed on a summer evening should go ahead after the holidays.</p>", false},
 		{"extractors disagree", story, para("transport") + prose, story + links, false},
 		{"too short for a story", para("transport") + para("finance"), para("transport") + para("finance"), links + story, false},
 	} {
