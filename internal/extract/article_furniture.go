@@ -25,7 +25,7 @@ var (
 		pubblicità pubblicita sponsorizzato publicidade advertentie advertenties gesponsord reklame
 		reklama annons annonse annonce mainos реклама 广告 広告 광고 reklam iklan hirdetés publicitate
 		διαφήμιση إعلان اعلان إعلانات تبلیغات آگهی פרסומת विज्ञापन`)
-	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to
+	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to with
 		artikel weiter nach der dem unter wird fortgesetzt lesen sie
 		la le suite après article se poursuit sous cette
 		sigue continúa leyendo después del de el artículo tras
@@ -39,14 +39,15 @@ const maxAdLabelWords = 6
 
 // isAdLabel reports a block whose whole text labels an ad slot: label
 // words with an ad word, or a sentence that only says the story goes on
-// below ("Article continues below", "Story continues below"), which is
-// printed nowhere but above an ad slot.
+// below or after scrolling ("Article continues below", "Scroll to
+// continue with content"), which is printed nowhere but around an ad
+// slot.
 func isAdLabel(n *html.Node) bool {
 	if wordCount(n) > maxAdLabelWords {
 		return false
 	}
 	toks := wordTokens(textOf(n))
-	core, goesOn, below := false, false, false
+	core, goesOn, below := false, false, false // below: or "scroll"
 	for _, t := range toks {
 		switch {
 		case adCoreWords[t]:
@@ -55,7 +56,7 @@ func isAdLabel(n *html.Node) bool {
 			return false
 		case t == "continues" || t == "continue":
 			goesOn = true
-		case t == "below":
+		case t == "below" || t == "scroll":
 			below = true
 		}
 	}

@@ -248,14 +248,14 @@ func TestTidyArticle(t *testing.T) {
 			name: "ad slot labels in several languages",
 			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
 				story + `<p>Article Continues Below</p>` + story + `<p>Weiter nach der Anzeige</p><p>La suite après la publicité</p>` + story +
-				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story,
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan"},
+				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story + `<p>SCROLL TO CONTINUE WITH CONTENT</p>` + story,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan", "SCROLL TO CONTINUE"},
 			kept: []string{"The council approved"},
 		},
 		{
 			name: "a sentence about advertising is kept",
-			html: story + `<p>Advertising revenue fell by a third last year.</p><p>The story continues below the fold.</p><p>Die Werbung nach der Wahl.</p>`,
-			kept: []string{"Advertising revenue fell", "continues below the fold", "Die Werbung nach der Wahl"},
+			html: story + `<p>Advertising revenue fell by a third last year.</p><p>The story continues below the fold.</p><p>Die Werbung nach der Wahl.</p><p>Scroll to the end.</p>`,
+			kept: []string{"Advertising revenue fell", "continues below the fold", "Die Werbung nach der Wahl", "Scroll to the end"},
 		},
 		{
 			name: "photo credits",

@@ -95,7 +95,11 @@ import (
 //     table that declares nothing: trafilatura reads the story's cell
 //     with the row around it (headline, date, source, view count,
 //     related label, one-line comments, the poll in the next cell),
-//     readability only the story.
+//     readability only the story;
+//   - news-id: an Indonesian portal's story with a "Baca juga:" line, an
+//     ad slot between "ADVERTISEMENT" and "SCROLL TO CONTINUE WITH
+//     CONTENT", a credit in the caption, tags, share links and related
+//     stories.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -339,6 +343,15 @@ func TestArticleTemplates(t *testing.T) {
 				"завершить к лету следующего года.",
 			},
 			without: []string{"Просмотров", "Другие новости", "Опрос", "Как часто", "Популярное", "Были вчера", "При перепечатке"},
+		},
+		{
+			file: "news-id.html",
+			url:  "https://www.kabar.example/ekonomi/d-7071234/harga-cabai-di-pasar-tradisional-kembali-naik",
+			with: []string{
+				"Harga cabai rawit di sejumlah pasar tradisional kembali naik",
+				"jika kenaikan berlanjut hingga akhir tahun.",
+			},
+			without: []string{"Baca juga", "ADVERTISEMENT", "SCROLL TO CONTINUE", "Foto: Rina", "Tag:", "Bagikan", "Berita Terkait", "Terpopuler"},
 		},
 		{
 			file: "news-ar.html",
