@@ -484,7 +484,8 @@ func bareDate(n *html.Node) bool {
 			continue
 		}
 		numbers++
-		year = year || len(t) == 4 && (t[:2] == "19" || t[:2] == "20")
+		// 25xx: the Buddhist era's years, in Thai dates.
+		year = year || len(t) == 4 && (t[:2] == "19" || t[:2] == "20" || t[:2] == "25")
 		day = day || len(t) <= 2
 	}
 	return year && day && numbers*2 >= len(toks) && (len(toks)-numbers <= 2 || clockTime.MatchString(text))

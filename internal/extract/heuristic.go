@@ -63,33 +63,38 @@ func wordCountOver(n *html.Node, limit int) bool {
 }
 
 // countWords counts runs of non-space characters, as strings.Fields
-// splits, except that Chinese and Japanese text, which puts no spaces
-// between words, counts one word per two characters of a run of
-// ideographs or kana (a Chinese word averages under two characters). A
-// CJK paragraph then weighs what its translation would, instead of one
-// "word" per sentence, and the word thresholds of the selection and the
-// article rules hold for it too. It runs on every text node several
-// times per page, so ASCII bytes (nearly all of them) are judged by a
-// table instead of decoding each rune.
+// splits, except in scripts that put no spaces between words: there a
+// run of letters counts one word per so many characters (unspacedRun).
+// A Chinese or Thai paragraph then weighs about what its translation
+// would, instead of one "word" per sentence or phrase, and the word
+// thresholds of the selection and the article rules hold for it too.
+// It runs on every text node several times per page, so ASCII bytes
+// (nearly all of them) are judged by a table instead of decoding each
+// rune.
 func countWords(s string) int {
-	c, in, run := 0, false, 0
+	c, in := 0, false
+	run, per := 0, 0 // characters so far in a run of an unspaced script, and its characters per word
 	for i := 0; i < len(s); {
-		var space, ideo bool
+		var space bool
+		p := 0
 		if b := s[i]; b < utf8.RuneSelf {
 			space = asciiSpace[b]
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			space = unicode.IsSpace(r)
-			ideo = r >= 0x2e80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+			p = unspacedRun(r)
 			i += size
 		}
 		switch {
 		case space:
 			in, run = false, 0
-		case ideo:
-			// The first, third, fifth... ideograph of a run adds a word.
-			if run%2 == 0 {
+		case p > 0:
+			if p != per {
+				run, per = 0, p
+			}
+			// The first character of each group of per adds a word.
+			if run%per == 0 {
 				c++
 			}
 			in = true
@@ -102,6 +107,24 @@ func countWords(s string) int {
 		}
 	}
 	return c
+}
+
+// unspacedRun returns, for a character of a script written without
+// spaces between words, how many of its characters count as one word: two
+// for Chinese ideographs and Japanese kana (a Chinese word averages under
+// two characters), five for Thai, Lao, Khmer and Myanmar, whose words run
+// to about four letters and whose vowel and tone marks are characters of
+// their own. It returns 0 for every other character.
+func unspacedRun(r rune) int {
+	switch {
+	case r < 0x0e00:
+		return 0
+	case r >= 0x2e80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+		return 2
+	case (r < 0x1a00 || r >= 0xa900) && unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
+		return 5
+	}
+	return 0
 }
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace accepts.

@@ -11,24 +11,37 @@ import (
 )
 
 // countWordsOracle is countWords written plainly: each of
-// strings.Fields' fields is one word if it starts with anything but an
-// ideograph or kana, plus one word per two characters (rounded up) of
-// each run of ideographs and kana in it.
+// strings.Fields' fields is one word if it starts with a character of a
+// spaced script, plus, for each run of characters of one unspaced
+// script, one word per that script's characters per word (rounded up).
 func countWordsOracle(s string) int {
-	isIdeo := func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
+	per := func(r rune) int {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+			return 2
+		case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
+			return 5
+		}
+		return 0
+	}
 	c := 0
 	for _, f := range strings.Fields(s) {
-		if r, _ := utf8.DecodeRuneInString(f); !isIdeo(r) {
+		if r, _ := utf8.DecodeRuneInString(f); per(r) == 0 {
 			c++
 		}
-		run := 0
+		run, p := 0, 0
 		for _, r := range f + " " {
-			if isIdeo(r) {
-				run++
+			if q := per(r); q > 0 && (q == p || run == 0) {
+				run, p = run+1, q
 				continue
 			}
-			c += (run + 1) / 2
-			run = 0
+			if run > 0 {
+				c += (run + p - 1) / p
+			}
+			run, p = 0, 0
+			if q := per(r); q > 0 {
+				run, p = 1, q
+			}
 		}
 	}
 	return c
@@ -64,6 +77,8 @@ func TestCountWords(t *testing.T) {
 		{"今年我市新建的三所中小学。", 6}, // the full stop neither counts nor splits
 		{"Go 言語 で", 3},
 		{"한국어 문장", 2}, // Korean puts spaces between words
+		{"กรุงเทพมหานคร", 3},
+		{"日本語กรุงเทพ", 4}, // a change of script starts a run
 	} {
 		if got := countWords(tt.s); got != tt.want {
 			t.Errorf("countWords(%q) = %d, want %d", tt.s, got, tt.want)

@@ -99,7 +99,10 @@ import (
 //   - news-id: an Indonesian portal's story with a "Baca juga:" line, an
 //     ad slot between "ADVERTISEMENT" and "SCROLL TO CONTINUE WITH
 //     CONTENT", a credit in the caption, tags, share links and related
-//     stories.
+//     stories;
+//   - news-th: a Thai portal's story that declares nothing, with a date
+//     stamp in the Buddhist era, tags, related news and a "popular"
+//     column. Thai, like Chinese, puts no spaces between words.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -352,6 +355,15 @@ func TestArticleTemplates(t *testing.T) {
 				"jika kenaikan berlanjut hingga akhir tahun.",
 			},
 			without: []string{"Baca juga", "ADVERTISEMENT", "SCROLL TO CONTINUE", "Foto: Rina", "Tag:", "Bagikan", "Berita Terkait", "Terpopuler"},
+		},
+		{
+			file: "news-th.html",
+			url:  "https://www.khaomuang.example/news/12345",
+			with: []string{
+				"กรุงเทพมหานครเปิดสวนสาธารณะแห่งใหม่ริมแม่น้ำเจ้าพระยา",
+				"เพื่อรองรับผู้มาเยือนในวันหยุด",
+			},
+			without: []string{"2565", "แท็ก", "ข่าวที่เกี่ยวข้อง", "ข่าวยอดนิยม", "ราคาทองวันนี้", "สงวนลิขสิทธิ์"},
 		},
 		{
 			file: "news-ar.html",
