@@ -199,10 +199,23 @@ func dropArticleFurniture(root *html.Node) {
 }
 
 // isLabelLine reports a block that is an ad slot's label, a photo credit,
-// a tag list or a prompt to follow the site on social media: furniture by
-// its own words and shape, on any page.
+// a tag list, a prompt to follow the site on social media or a view
+// counter: furniture by its own words and shape, on any page.
 func isLabelLine(b *html.Node) bool {
-	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b)
+	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b) || isViewCount(b)
+}
+
+// viewCount is a page's view counter: "Views: 1,234", "1.9k views",
+// "Zugriffe: 1873", "Просмотров: 2841", "Dilihat 512 kali", "조회수
+// 1,024", "浏览次数：3562".
+var viewCount = regexp.MustCompile(`^(?:(?:views?|hits|reads|zugriffe|aufrufe|gelesen|просмотров|просмотры|просмотр|vues|lectures|visitas|visualizaciones|lecturas|visite|visualizzazioni|letture|visualizações|weergaven|wyświetleń|wyświetlenia|odsłon|görüntülenme|okunma|dilihat|lượt xem|浏览次数|浏览|阅读量|阅读|閲覧数|조회수|조회|مشاهدات|مشاهدة)\s*[:：]?\s*\d[\d.,  ]*[km]?(?:\s*(?:mal|kali|lần|次|回))?|\d[\d.,  ]*[km]?\s*(?:views|hits|reads|aufrufe|mal gelesen|просмотров|просмотра|vues|lectures|visitas|visualizaciones|visite|visualizzazioni|letture|visualizações|weergaven|wyświetleń|görüntülenme|lượt xem|次浏览|次阅读|回閲覧|مشاهدة))$`)
+
+// maxViewCountWords bounds a view counter's line.
+const maxViewCountWords = 4
+
+// isViewCount reports a block that is a view counter and nothing else.
+func isViewCount(n *html.Node) bool {
+	return wordCount(n) <= maxViewCountWords && viewCount.MatchString(strings.ToLower(labelText(n)))
 }
 
 // followLabel starts a prompt to follow the publisher on social media:

@@ -258,6 +258,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Advertising revenue fell", "continues below the fold", "Die Werbung nach der Wahl", "Scroll to the end"},
 		},
 		{
+			name: "view counters",
+			html: `<p>Views: 1,234</p>` + story + `<div>1.9k views</div><p>Zugriffe: 1873</p><p>Просмотров: 2841</p><p>Dilihat 512 kali</p><p>浏览次数：3562</p>` + story +
+				`<p>Views differ on the plan: 12 members backed it.</p><p>12 views</p>`,
+			gone: []string{"1,234", "1.9k", "Zugriffe", "Просмотров", "Dilihat", "浏览次数", "12 views"},
+			kept: []string{"The council approved", "Views differ on the plan"},
+		},
+		{
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
 				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story,
