@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/saintfish/chardet"
 	htmlcharset "golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
@@ -27,8 +28,10 @@ import (
 //  3. The Content-Type header's charset.
 //  4. Sniffing: <meta> prescan for HTML (HTML's encoding sniffing,
 //     https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding),
-//     else windows-1252, the web's de facto default for unlabelled legacy
-//     text.
+//     then, for a page that names no charset at all, the statistics of its
+//     bytes when they clearly say a non-Latin script (detect; browsers
+//     do the same, the spec's step 9 "autodetection"), else windows-1252,
+//     the web's de facto default for unlabelled legacy text.
 //
 // Decoding never fails: undecodable bytes become U+FFFD, because a page
 // with a few bad bytes is still worth reading.
@@ -56,15 +59,57 @@ func Decode(body []byte, contentType string) ([]byte, string) {
 	enc, name, _ := htmlcharset.DetermineEncoding(body, contentType)
 	if name == "windows-1252" {
 		// The prescan's default, or its finding: a <meta> further down
-		// is the page's word (see lateMeta).
+		// is the page's word (see lateMeta); a page that names no
+		// charset anywhere is judged by its bytes (detect).
 		if e, n := lateMeta(body); e != nil {
 			enc, name = e, n
+		} else if !metaCharset.Match(body[:min(len(body), lateMetaWindow)]) {
+			if e, n := detect(body); e != nil {
+				enc, name = e, n
+			}
 		}
 	}
 	if name == "utf-8" {
 		return toValidUTF8(body), name
 	}
 	return decodeWith(enc, body), name
+}
+
+// detect guesses the encoding of a page that names none from its text
+// (ICU's detector, which weighs byte n-grams per language after dropping
+// the markup), and returns it only for the encodings of scripts other
+// than Latin, whose text windows-1252 would turn wholly into mojibake
+// and whose statistics the detector tells apart reliably: the multi-byte
+// Chinese, Japanese and Korean encodings, and the single-byte Cyrillic,
+// Greek, Hebrew and Arabic ones. For Latin text it tells windows-1252
+// from windows-1250 or ISO-8859-2 by a few letters, often wrongly, and
+// the default stands. Only the first detectWindow bytes are read.
+func detect(body []byte) (encoding.Encoding, string) {
+	r, err := chardet.NewHtmlDetector().DetectBest(body[:min(len(body), detectWindow)])
+	if err != nil {
+		return nil, ""
+	}
+	minConfidence, ok := detectable[r.Charset]
+	if !ok || r.Confidence < minConfidence {
+		return nil, ""
+	}
+	return htmlcharset.Lookup(strings.ReplaceAll(r.Charset, "GB-18030", "gb18030"))
+}
+
+// detectWindow bounds what detect reads: a page's head and its first
+// screens of text are plenty to tell a script.
+const detectWindow = 64 << 10
+
+// detectable maps the detector's names for the encodings detect trusts to
+// the confidence (0-100) it must report. Multi-byte encodings are told
+// by their byte structure and come with high confidence; a Russian page
+// in windows-1251 scores about 45.
+var detectable = map[string]int{
+	"Shift_JIS": 50, "EUC-JP": 50, "ISO-2022-JP": 50, "GB-18030": 50, "Big5": 50, "EUC-KR": 50, "ISO-2022-KR": 50, "ISO-2022-CN": 50,
+	"windows-1251": 30, "KOI8-R": 30, "ISO-8859-5": 30,
+	"ISO-8859-7": 30, "windows-1253": 30,
+	"ISO-8859-8": 30, "windows-1255": 30,
+	"ISO-8859-6": 30, "windows-1256": 30,
 }
 
 // lateMeta finds the charset of the first <meta> that names one in the

@@ -4,7 +4,43 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
+
+// Sentences of a few hundred bytes, in the legacy encodings of their
+// scripts, as pages that name no charset carry them.
+var (
+	ruUTF8 = strings.Repeat("В субботу в городе после реконструкции открылся парк на набережной. Работы продолжались почти два года, и жители довольны. ", 3)
+	ru1251 = mustEncode(charmap.Windows1251, ruUTF8)
+	// ru1251As1252 is what reading those bytes as windows-1252 gives.
+	ru1251As1252 = mustDecode(charmap.Windows1252, ru1251)
+	zhUTF8       = strings.Repeat("记者从市教育局获悉，今年我市新建的三所中小学已完成建设和验收，将于新学期开学时正式投入使用。", 3)
+	zhGB         = mustEncode(simplifiedchinese.GB18030, zhUTF8)
+	jaUTF8       = strings.Repeat("週末、久しぶりに京都へ行ってきました。紅葉にはまだ少し早いかなと思っていたのですが、東山のあたりはもうかなり色づいていました。", 3)
+	jaSJIS       = mustEncode(japanese.ShiftJIS, jaUTF8)
+	frUTF8       = "La métropole a annoncé jeudi que la future ligne ne sera pas mise en service avant 2028, en raison du surcoût des travaux."
+	frLatin1     = mustEncode(charmap.Windows1252, frUTF8)
+)
+
+func mustEncode(e encoding.Encoding, s string) string {
+	b, err := e.NewEncoder().String(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func mustDecode(e encoding.Encoding, s string) string {
+	b, err := e.NewDecoder().String(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
 
 func TestDecode(t *testing.T) {
 	tests := []struct {
@@ -32,6 +68,13 @@ func TestDecode(t *testing.T) {
 		{"late meta past the prescan", "<script>" + strings.Repeat("var x = 1;\n", 200) + "</script><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><p>\xf0\xd2\xc9\xd7\xc5\xd4</p>", "",
 			"<script>" + strings.Repeat("var x = 1;\n", 200) + "</script><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><p>Привет</p>", "koi8-r"},
 		{"header outranks a late meta", strings.Repeat(" ", 1100) + "<meta charset=koi8-r>caf\xe9", "text/html; charset=iso-8859-1", strings.Repeat(" ", 1100) + "<meta charset=koi8-r>café", "windows-1252"},
+		// A page that names no charset: its bytes decide, for scripts
+		// other than Latin.
+		{"unlabelled windows-1251 detected", "<html><body><p>" + ru1251 + "</p></body></html>", "", "<html><body><p>" + ruUTF8 + "</p></body></html>", "windows-1251"},
+		{"unlabelled gb18030 detected", "<p>" + zhGB + "</p>", "", "<p>" + zhUTF8 + "</p>", "gb18030"},
+		{"unlabelled shift_jis detected", "<p>" + jaSJIS + "</p>", "", "<p>" + jaUTF8 + "</p>", "shift_jis"},
+		{"unlabelled latin stays windows-1252", "<p>" + frLatin1 + "</p>", "", "<p>" + frUTF8 + "</p>", "windows-1252"},
+		{"a declared charset is not second-guessed", "<meta charset=\"windows-1252\"><p>" + ru1251 + "</p>", "", "<meta charset=\"windows-1252\"><p>" + ru1251As1252 + "</p>", "windows-1252"},
 		{"late meta with an unknown label", strings.Repeat(" ", 1100) + "<meta charset=x-made-up>caf\xe9", "", strings.Repeat(" ", 1100) + "<meta charset=x-made-up>café", "windows-1252"},
 	}
 	for _, tt := range tests {
