@@ -392,8 +392,14 @@ func eachNameWord(v string, f func(word []byte) bool) bool {
 }
 
 // relatedLabel matches the start of a label that introduces links to
-// other stories, in the languages of the benchmark sets' publishers.
-var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|leia mais|saiba mais|veja também|veja mais|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также|most (popular|read)|popular (posts|articles|stories)|weitere (meldungen|artikel|nachrichten)|meistgelesen|beliebte (beiträge|artikel)|les plus lus|lo más leído|más noticias|più letti|altre notizie|meest gelezen|meer nieuws|самые популярные|популярные статьи|похожие статьи|смотрите также)`)
+// other stories, in the languages of the benchmark sets' publishers and
+// of the news sites most read in other scripts: Indonesian, Turkish,
+// Polish, Czech, Romanian, Hungarian, Greek, Vietnamese, Arabic, Hebrew,
+// Chinese, Japanese, Korean and Thai.
+var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|leia mais|saiba mais|veja também|veja mais|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также|most (popular|read)|popular (posts|articles|stories)|weitere (meldungen|artikel|nachrichten)|meistgelesen|beliebte (beiträge|artikel)|les plus lus|lo más leído|más noticias|più letti|altre notizie|meest gelezen|meer nieuws|самые популярные|популярные статьи|похожие статьи|смотрите также|другие новости|похожие новости|читайте еще|` +
+	`baca juga|simak juga|lihat juga|berita terkait|ilgili haberler|bunlar da ilginizi|przeczytaj (też|także|również)|zobacz (też|także|również)|` +
+	`přečtěte si (také|též)|čtěte také|citește și|olvassa el|διαβάστε επίσης|xem thêm|đọc thêm|tin liên quan|` +
+	`اقرأ أيضا|اقرأ أيضاً|اقرأ ايضا|أخبار ذات صلة|مقالات ذات صلة|קרא עוד|相关新闻|相关阅读|相关文章|延伸阅读|推荐阅读|関連記事|あわせて読みたい|관련 ?기사|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง)`)
 
 // dropRelated removes links to other stories from an article: a block
 // that starts with a related-stories label and is at least half link text

@@ -185,8 +185,10 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "related link with a label",
 			html: story + `<p>Related: <a href="/x">Council members clash over the harbour plan</a></p><p>READ MORE: <a href="/y">Budget explained in five charts</a></p>` +
-				`<p>(Leggi anche: <a href="/z">Il consiglio approva il bilancio</a>)</p><p>► Lesen Sie auch: <a href="/w">Stadtrat streitet über den Haushalt</a></p>` + story,
-			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet"},
+				`<p>(Leggi anche: <a href="/z">Il consiglio approva il bilancio</a>)</p><p>► Lesen Sie auch: <a href="/w">Stadtrat streitet über den Haushalt</a></p>` + story +
+				`<p>Baca juga: <a href="/b">Pemerintah siapkan operasi pasar</a></p><p>اقرأ أيضا: <a href="/a">خطة وطنية لترشيد المياه</a></p><p>相关阅读：<a href="/c">我市中小学招生政策出台</a></p>` +
+				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story,
+			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy"},
 			kept: []string{"The council approved"},
 		},
 		{
