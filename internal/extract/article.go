@@ -454,7 +454,9 @@ func dropRelated(root *html.Node) {
 
 // datelineLabel starts a block that states when the story was published
 // or updated.
-var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano|eingestellt|erstellt|geschrieben|geplaatst|dodano|опубликовано|обновлено|julkaistu|päivitetty)( |$)`)
+var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first published|last updated|last modified|publicado|publicada|actualizado|atualizado|publié|publiée|mis à jour|veröffentlicht|aktualisiert|stand|pubblicato|aggiornato|gepubliceerd|bijgewerkt|publicerad|uppdaterad|publisert|oppdatert|opublikowano|zaktualizowano|eingestellt|erstellt|geschrieben|geplaatst|dodano|опубликовано|обновлено|julkaistu|päivitetty|` +
+	`yayınlanma|güncelleme|yayın tarihi|diterbitkan|diperbarui|publikováno|aktualizováno|publicat|actualizat|közzétéve|frissítve|` +
+	`δημοσιεύθηκε|ενημερώθηκε|cập nhật|تاريخ النشر|نشر في|آخر تحديث|发布时间|更新时间|发表于|公開日|更新日|投稿日|입력|수정|เผยแพร่|อัปเดต)( |$)`)
 
 // bareDateRe is a date in digits and nothing else, with a time perhaps:
 // "10.02.2024, 07:12 Uhr", "2024-02-10 07:12", "02/10/2024 7:12 pm".

@@ -89,8 +89,11 @@ func isCreditLine(n *html.Node) bool {
 	return creditLabel.MatchString(strings.ToLower(labelText(n)))
 }
 
-// tagLabel starts a list of tags or categories under a story.
-var tagLabel = regexp.MustCompile(`^(tags|tagged( with| in| as)?|topics|filed under|posted in|categories|category|schlagwörter|schlagworte|themen|stichwörter|mots-clés|mots clés|étiquettes|thèmes|etiquetas|temas|argomenti|tag|trefwoorden|onderwerpen|ämnen|emner|tagi)(\s*:|\s)`)
+// tagLabel starts a list of tags or categories under a story, in the
+// languages relatedLabel knows.
+var tagLabel = regexp.MustCompile(`^(tags|tagged( with| in| as)?|topics|filed under|posted in|categories|category|schlagwörter|schlagworte|themen|stichwörter|mots-clés|mots clés|étiquettes|thèmes|etiquetas|temas|argomenti|tag|trefwoorden|onderwerpen|ämnen|emner|tagi|` +
+	`etiketler|štítky|témata|etichete|címkék|ετικέτες|thẻ|теги|метки|темы|` +
+	`الكلمات المفتاحية|الوسوم|标签|關鍵字|关键词|タグ|태그|แท็ก)(\s*[:：]|\s)`)
 
 // isTagList reports a block that starts with a tag label and is otherwise
 // links: "Tags: <a>library</a>, <a>flood</a>".

@@ -125,9 +125,10 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "datelines in the site's language",
-			html: `<p>Eingestellt am 14.05.2008 von Hans Müller</p><p>Geplaatst op 3 mei 2021</p><p>Опубликовано 12.03.2020</p>` + story +
+			html: `<p>Eingestellt am 14.05.2008 von Hans Müller</p><p>Geplaatst op 3 mei 2021</p><p>Опубликовано 12.03.2020</p>` +
+				`<p>Yayınlanma: 14.09.2023 11:20 | Güncelleme: 14.09.2023 13:05</p><p>发布时间：2019-08-26 09:15</p><p>입력 2023.05.04 10:12</p>` + story +
 				`<p>Erstellt wurde der Plan im Jahr 2019 von drei Ämtern gemeinsam mit den Gemeinden der Region.</p>`,
-			gone: []string{"Eingestellt", "Geplaatst", "Опубликовано"},
+			gone: []string{"Eingestellt", "Geplaatst", "Опубликовано", "Yayınlanma", "发布时间", "입력"},
 			kept: []string{"The council approved", "Erstellt wurde der Plan"},
 		},
 		{
@@ -280,8 +281,9 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "tag lists",
-			html: story + `<div>Tags: <a href="/t/a">budget</a>, <a href="/t/b">council</a>, <a href="/t/c">harbour</a></div><p>Schlagwörter: <a href="/s">Fähre</a> <a href="/v">Verkehr</a></p>`,
-			gone: []string{"budget,", "Schlagwörter", "Verkehr"},
+			html: story + `<div>Tags: <a href="/t/a">budget</a>, <a href="/t/b">council</a>, <a href="/t/c">harbour</a></div><p>Schlagwörter: <a href="/s">Fähre</a> <a href="/v">Verkehr</a></p>` +
+				`<p>Etiketler: <a href="/e/1">İzmir</a> <a href="/e/2">metro</a></p><p>标签：<a href="/t/1">教育</a> <a href="/t/2">学校</a></p>`,
+			gone: []string{"budget,", "Schlagwörter", "Verkehr", "Etiketler", "标签"},
 			kept: []string{"The council approved"},
 		},
 		{
