@@ -202,10 +202,35 @@ func dropArticleFurniture(root *html.Node) {
 }
 
 // isLabelLine reports a block that is an ad slot's label, a photo credit,
-// a tag list, a prompt to follow the site on social media or a view
-// counter: furniture by its own words and shape, on any page.
+// a tag list, a prompt to follow the site on social media, a view
+// counter or a button's caption: furniture by its own words and shape,
+// on any page.
 func isLabelLine(b *html.Node) bool {
-	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b) || isViewCount(b)
+	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b) || isViewCount(b) || isButtonLine(b)
+}
+
+// buttonWords are the captions of the share, subscribe and print buttons
+// a template sets between or under a story's paragraphs, in the
+// languages relatedLabel knows.
+var buttonWords = map[string]bool{
+	"share": true, "share this": true, "share this article": true, "share this post": true, "share this story": true,
+	"subscribe": true, "subscribe now": true, "print": true, "email": true, "tweet": true,
+	"teilen": true, "artikel teilen": true, "drucken": true, "partager": true, "partager cet article": true, "imprimer": true,
+	"compartir": true, "imprimir": true, "compartilhar": true, "condividi": true, "stampa": true, "delen": true, "printen": true,
+	"udostępnij": true, "drukuj": true, "поделиться": true, "paylaş": true, "bagikan": true, "chia sẻ": true,
+	"شارك": true, "مشاركة": true, "分享": true, "シェア": true, "공유": true, "공유하기": true, "แชร์": true,
+}
+
+// isButtonLine reports a block whose whole text is a button's caption
+// ("Share", "Subscribe now", "Teilen:"): a line of its own that says
+// nothing of the story. A heading so named ("Share" in a manual's
+// menu reference) is a section's title and stays.
+func isButtonLine(n *html.Node) bool {
+	if n.Type == html.ElementNode && headingAtoms[n.DataAtom] || wordCount(n) > 4 {
+		return false
+	}
+	text := strings.ToLower(strings.TrimRight(labelText(n), ":： "))
+	return buttonWords[text]
 }
 
 // viewCount is a page's view counter: "Views: 1,234", "1.9k views",

@@ -268,6 +268,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Views differ on the plan"},
 		},
 		{
+			name: "button captions",
+			html: `<p><a class="button" href="/share"><span>Share</span></a></p>` + story + `<div>Subscribe now</div><p>Teilen:</p><p>分享</p>` + story +
+				`<h3>Print</h3><p>Share your views with the council before Friday.</p>`,
+			gone: []string{"Subscribe now", "Teilen", "分享"},
+			kept: []string{"The council approved", "Print", "Share your views"},
+		},
+		{
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
 				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story,
