@@ -93,6 +93,7 @@ func isCreditLine(n *html.Node) bool {
 // languages relatedLabel knows.
 var tagLabel = regexp.MustCompile(`^(tags|tagged( with| in| as)?|topics|filed under|posted in|categories|category|schlagwörter|schlagworte|themen|stichwörter|mots-clés|mots clés|étiquettes|thèmes|etiquetas|temas|argomenti|tag|trefwoorden|onderwerpen|ämnen|emner|tagi|` +
 	`etiketler|štítky|témata|etichete|címkék|ετικέτες|thẻ|теги|метки|темы|` +
+	`kategorie|kategorien|kategoria|kategorii|kategori|catégorie|catégories|categoría|categorías|categoria|categorie|категория|рубрика|` +
 	`الكلمات المفتاحية|الوسوم|标签|關鍵字|关键词|タグ|태그|แท็ก)(\s*[:：]|\s)`)
 
 // isTagList reports a block that starts with a tag label and is otherwise

@@ -289,8 +289,9 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "tag lists",
 			html: story + `<div>Tags: <a href="/t/a">budget</a>, <a href="/t/b">council</a>, <a href="/t/c">harbour</a></div><p>Schlagwörter: <a href="/s">Fähre</a> <a href="/v">Verkehr</a></p>` +
-				`<p>Etiketler: <a href="/e/1">İzmir</a> <a href="/e/2">metro</a></p><p>标签：<a href="/t/1">教育</a> <a href="/t/2">学校</a></p>`,
-			gone: []string{"budget,", "Schlagwörter", "Verkehr", "Etiketler", "标签"},
+				`<p>Etiketler: <a href="/e/1">İzmir</a> <a href="/e/2">metro</a></p><p>标签：<a href="/t/1">教育</a> <a href="/t/2">学校</a></p>` +
+				`<dd>Kategorie: <a href="/aktuelles">Aktuelles</a></dd>`,
+			gone: []string{"budget,", "Schlagwörter", "Verkehr", "Etiketler", "标签", "Kategorie"},
 			kept: []string{"The council approved"},
 		},
 		{

@@ -102,7 +102,11 @@ import (
 //     stories;
 //   - news-th: a Thai portal's story that declares nothing, with a date
 //     stamp in the Buddhist era, tags, related news and a "popular"
-//     column. Thai, like Chinese, puts no spaces between words.
+//     column. Thai, like Chinese, puts no spaces between words;
+//   - joomla-de: a German town's news item in Joomla's default template:
+//     an article-info list (author, "Kategorie:", date, "Zugriffe:"),
+//     print and e-mail icons, previous/next links and a side column of
+//     latest news and opening hours.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -364,6 +368,15 @@ func TestArticleTemplates(t *testing.T) {
 				"เพื่อรองรับผู้มาเยือนในวันหยุด",
 			},
 			without: []string{"2565", "แท็ก", "ข่าวที่เกี่ยวข้อง", "ข่าวยอดนิยม", "ราคาทองวันนี้", "สงวนลิขสิทธิ์"},
+		},
+		{
+			file: "joomla-de.html",
+			url:  "https://www.oberfeld.example/aktuelles/klaeranlage",
+			with: []string{
+				"Nach zweijähriger Bauzeit hat die neue Kläranlage am Mühlbach",
+				"beginnen jeweils zur vollen Stunde am Betriebsgebäude.",
+			},
+			without: []string{"Geschrieben von", "Kategorie", "Veröffentlicht", "Zugriffe", "Drucken", "Zurück", "Aktuelle Meldungen", "Öffnungszeiten", "Impressum"},
 		},
 		{
 			file: "news-ar.html",
