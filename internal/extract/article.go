@@ -32,7 +32,24 @@ func tidyArticle(root *html.Node, title string) {
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
 	dropLayoutLinkCells(root)
+	dropForms(root)
 	dropTrailingHeadings(root)
+}
+
+// dropForms removes the forms of an article: a newsletter or lead form
+// ("First Name*", "Email*", "This field is for validation purposes and
+// should be left unchanged"), a comment form, a search box. Trafilatura
+// drops every <form>; readability keeps one whose fields sit in <div>s.
+// A page that is mostly its form (a contact page declared an article)
+// keeps it.
+func dropForms(root *html.Node) {
+	forms := collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Form {
+			return take
+		}
+		return descend
+	})
+	removeUnlessThird(root, forms)
 }
 
 // maxTrailingHeadings bounds dropTrailingHeadings: a few headings can

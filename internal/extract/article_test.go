@@ -268,6 +268,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Views differ on the plan"},
 		},
 		{
+			name: "forms",
+			html: story + `<form class="gform"><div class="gfield"><div class="gfield_label">First Name*</div><input name="f"></div><div class="gfield"><div class="gfield_label">Email*</div><input name="e"></div>` +
+				`<div class="gfield_description">This field is for validation purposes and should be left unchanged.</div><button>Get the ebook</button></form>` + story,
+			gone: []string{"First Name", "Email*", "validation purposes"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a page that is mostly its form keeps it",
+			html: `<p>Write to the council.</p><form><div><p>Your name and the name of your street</p><input></div><div><p>Your message to the members of the council, in your own words</p><textarea></textarea></div></form>`,
+			kept: []string{"Your name and the name", "Your message to the members"},
+		},
+		{
 			name: "button captions",
 			html: `<p><a class="button" href="/share"><span>Share</span></a></p>` + story + `<div>Subscribe now</div><p>Teilen:</p><p>分享</p>` + story +
 				`<h3>Print</h3><p>Share your views with the council before Friday.</p>`,
