@@ -184,8 +184,11 @@ func (s pairSet) holdHalf(toks []string) bool {
 
 const (
 	// minAgreedParagraphs: a teaser, a product card or one forum post
-	// is a paragraph or two; a story is more.
-	minAgreedParagraphs = 3
+	// is a paragraph; a story is more. With one, the intro of a listing
+	// or collection that both extractors read stood for the whole page
+	// (WCXB-dev: six pages lost up to 0.74); three missed four pages
+	// whose two paragraphs were all the content.
+	minAgreedParagraphs = 2
 	// maxExtraProse: a caption or an address line beside the story is
 	// not content the story's reading missed; a second post or an item
 	// description is.
