@@ -338,13 +338,18 @@ func dropDatelines(root *html.Node) {
 			if n.DataAtom == atom.Time {
 				timeWords = words
 			}
-			// (ownLine, which looks through the parent, comes last: only
-			// dateline-like inline elements pay for it.)
-			if words > 0 && words <= maxDatelineWords &&
-				(timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords) || words <= 15 && datelineText(n) || words <= maxStampWords && bareDate(n)) &&
-				(blockAtoms[n.DataAtom] || ownLine(n)) {
-				// The outermost dateline block wins over the ones inside it.
-				drop = append(drop[:mark], n)
+			// A dateline by its <time> or its name, or by its text. The
+			// text tests read the element's text, so they come after
+			// ownLine (which looks through the parent): most short
+			// elements are phrases inside a paragraph.
+			if words > 0 && words <= maxDatelineWords {
+				named := timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords)
+				if (named || words <= 15) && (blockAtoms[n.DataAtom] || ownLine(n)) &&
+					(named || datelineText(n) || words <= maxStampWords && bareDate(n)) {
+					// The outermost dateline block wins over the ones
+					// inside it.
+					drop = append(drop[:mark], n)
+				}
 			}
 		}
 		return words, timeWords
@@ -489,7 +494,7 @@ var bareDateRe = regexp.MustCompile(`^(\d{1,2}[./-] ?\d{1,2}[./-] ?(19|20)\d\d|(
 // rows and items of tables and lists (a table of monthly figures, a list
 // of events) and links (an embedded post's date) are not stamps.
 func bareDate(n *html.Node) bool {
-	if n.Type == html.ElementNode && notStamp[n.DataAtom] {
+	if n.Type == html.ElementNode && notStamp[n.DataAtom] || !hasDigit(n) {
 		return false
 	}
 	text := strings.ToLower(collapseSpace(textOf(n)))
@@ -514,6 +519,19 @@ func bareDate(n *html.Node) bool {
 		day = day || len(t) <= 2
 	}
 	return year && day && numbers*2 >= len(toks) && (len(toks)-numbers <= 2 || clockTime.MatchString(text))
+}
+
+// hasDigit reports whether a text node under n holds an ASCII digit.
+func hasDigit(n *html.Node) bool {
+	if n.Type == html.TextNode {
+		return strings.ContainsAny(n.Data, "0123456789")
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if hasDigit(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // notStamp are the elements of tables and lists: their dates are data.

@@ -73,38 +73,45 @@ func wordCountOver(n *html.Node, limit int) bool {
 // rune.
 func countWords(s string) int {
 	c, in := 0, false
-	run, per := 0, 0 // characters so far in a run of an unspaced script, and its characters per word
+	// The run of an unspaced script in progress: its characters so far,
+	// its characters per word, and the byte where its last one ended (a
+	// character of that script there continues it).
+	run, per, runEnd := 0, 0, -1
 	for i := 0; i < len(s); {
-		var space bool
-		p := 0
 		if b := s[i]; b < utf8.RuneSelf {
-			space = asciiSpace[b]
 			i++
-		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			space = unicode.IsSpace(r)
-			p = unspacedRun(r)
-			i += size
-		}
-		switch {
-		case space:
-			in, run = false, 0
-		case p > 0:
-			if p != per {
-				run, per = 0, p
-			}
-			// The first character of each group of per adds a word.
-			if run%per == 0 {
+			if asciiSpace[b] {
+				in = false
+			} else if !in {
+				in = true
 				c++
 			}
-			in = true
-			run++
-		default:
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		start := i
+		i += size
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		p := unspacedRun(r)
+		if p == 0 {
 			if !in {
+				in = true
 				c++
 			}
-			in, run = true, 0
+			continue
 		}
+		if start != runEnd || p != per {
+			run, per = 0, p
+		}
+		// The first character of each group of per adds a word.
+		if run%per == 0 {
+			c++
+		}
+		run++
+		in, runEnd = true, i
 	}
 	return c
 }
