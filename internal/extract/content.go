@@ -470,8 +470,9 @@ var leadWords = wordSet(`lead intro standfirst dek deck subhead subheadline subt
 
 // topLeadWords name a lead only above the story's first paragraph:
 // German sites' "teaser" is the standfirst there and another story's
-// teaser further down.
-var topLeadWords = wordSet(`teaser`)
+// teaser further down; "description" (Vietnamese and other news sites'
+// lead) names an author's or an item's description further down.
+var topLeadWords = wordSet(`teaser description`)
 
 // minLeadWords: a named lead shorter than this ("Summary", a one-line
 // kicker named "intro") is judged like any block.
@@ -627,7 +628,7 @@ func wordTokens(s string) []string {
 // Polish, Scandinavian and Finnish plurals ("kommentare",
 // "commentaires"). The plural only: German "Kommentar" also names an
 // opinion piece, the story itself.
-var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(area|section|wrapper|container|block|list)|respond|comment-respond|disqus_thread|` +
+var commentSection = regexp.MustCompile(`^(comments?|comment-?list|comments?-(area|section|wrapper|container|block|list)|(box|block|section|wrap|area)[-_]?comments?|respond|comment-respond|disqus_thread|binh-?luan|` +
 	`((leser-?)?kommentare|commentaires|comentarios|commenti|reacties|komentarze|kommentarer|kommentit)(-?(area|section|wrapper|container|block|list|bereich|liste|zone|lista))?)$`)
 
 // dropCommentSections removes reader comments from a declared article:

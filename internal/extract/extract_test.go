@@ -415,6 +415,10 @@ func TestCommentSectionNames(t *testing.T) {
 		{`class="kommentar"`, false},
 		{`class="kommentar-box"`, false},
 		{`class="comment-count"`, false},
+		{`class="box-comment"`, true},
+		{`class="section_comments"`, true},
+		{`id="binh-luan"`, true},
+		{`class="comment-box-title"`, false},
 	} {
 		n := parseFragment(t, `<div `+tc.attr+`>x</div>`).FirstChild
 		if got := isCommentSection(n); got != tc.want {

@@ -106,7 +106,11 @@ import (
 //   - joomla-de: a German town's news item in Joomla's default template:
 //     an article-info list (author, "Kategorie:", date, "Zugriffe:"),
 //     print and e-mail icons, previous/next links and a side column of
-//     latest news and opening hours.
+//     latest news and opening hours;
+//   - news-vi: a Vietnamese story whose lead is a paragraph named
+//     "description" above the <article> that holds the body (trafilatura
+//     reads the body alone), with reader comments in a "box-comment",
+//     tags, share links and related stories.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -377,6 +381,16 @@ func TestArticleTemplates(t *testing.T) {
 				"beginnen jeweils zur vollen Stunde am Betriebsgebäude.",
 			},
 			without: []string{"Geschrieben von", "Kategorie", "Veröffentlicht", "Zugriffe", "Drucken", "Zurück", "Aktuelle Meldungen", "Öffnungszeiten", "Impressum"},
+		},
+		{
+			file: "news-vi.html",
+			url:  "https://thoisu.example/ha-noi-mo-them-ba-tuyen-buyt-dien-4674321.html",
+			with: []string{
+				"Từ đầu tháng 12, ba tuyến xe buýt điện mới sẽ nối trung tâm",
+				"Sở Giao thông Vận tải Hà Nội cho biết",
+				"để xe buýt chạy đúng giờ hơn.",
+			},
+			without: []string{"Ý kiến", "Rất mong tuyến", "Chia sẻ", "Tin liên quan", "Xem nhiều", "Toàn bộ bản quyền"},
 		},
 		{
 			file: "news-ar.html",
