@@ -182,6 +182,14 @@ func TestClassifyPage(t *testing.T) {
 		{"a month's archive", ``, ``, kindOther, "https://blog.example/2017/08/"},
 		{"a month's archive, page 2", ``, ``, kindOther, "https://blog.example/2017/08/page/2/"},
 		{"a dated static page of WordPress", ``, `<article class="page type-page hentry">About</article>`, kindOther, "https://blog.example/2017/08/about-us/"},
+		// A whole date in one segment: joined to a slug or an id, before
+		// a slug, or ending one; a day's archive is the date alone.
+		{"a date joined to a slug", ``, ``, kindArticle, "https://lab.example/blog/2025-12-17-minisgl"},
+		{"a compact date joined to an id", ``, ``, kindArticle, "http://www.citydaily.example/news/local/201908/t20190826_123.html"},
+		{"a date segment before a slug", ``, ``, kindArticle, "https://www.paper.example/business/story/2019-11-19/gannett-merger"},
+		{"a date ending a slug", ``, ``, kindArticle, "https://www.tv.example/news/key-moments-from-the-hearing-2019-11-19/"},
+		{"a day's archive", ``, ``, kindOther, "https://www.paper.example/news/2019-11-19/"},
+		{"a number that is no date", ``, ``, kindOther, "https://shop.example/products/20231599-blue-mug"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := parseHTML([]byte(`<html><head>` + tc.head + `</head><body>` + tc.body + `</body></html>`))

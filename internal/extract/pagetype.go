@@ -43,7 +43,15 @@ var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)
 // separator in it ("/2017/08/elbsandstein-tour/", "/2025/12/16/vibe_coding.html").
 // WordPress's default permalinks and many news CMSs address stories so;
 // the archive of a month ("/2017/08/", "/2017/08/page/2/") has no slug.
-var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*[a-z][^/]*[-_.][^/]+`)
+// A whole date in one segment counts too, joined to a slug or an id
+// ("/2025-12-17-minisgl", "/20230410-homelab-4/", Chinese portals'
+// "/201908/t20190826_123.html"), before a slug ("/story/2019-11-19/
+// disney-plus") or ending one ("/key-moments-2019-11-19/"); a day's
+// archive ("/news/2019-11-19/") is the date alone.
+var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*[a-z][^/]*[-_.][^/]+` +
+	`|/[a-z]{0,3}(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])[-_][^/]+` +
+	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/[^/]*[a-z][^/]*[-_.][^/]+` +
+	`|/[^/]*[a-z][^/]*-(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])/?$`)
 
 func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	has := func(t string) bool { return contains(pm.schemaTypes, t) }
