@@ -42,11 +42,11 @@ const maxAdLabelWords = 6
 // below or after scrolling ("Article continues below", "Scroll to
 // continue with content"), which is printed nowhere but around an ad
 // slot.
-func isAdLabel(n *html.Node) bool {
-	if wordCount(n) > maxAdLabelWords {
+func (l labelLine) isAdLabel() bool {
+	if l.words > maxAdLabelWords {
 		return false
 	}
-	toks := wordTokens(textOf(n))
+	toks := wordTokens(l.lower)
 	core, goesOn, below := false, false, false // below: or "scroll"
 	for _, t := range toks {
 		switch {
@@ -82,11 +82,9 @@ const labelOpeners = " ([{«»‹›<>►▶▸→•·*|–—-"
 // licence fit, a caption that tells the story does not.
 const maxCreditWords = 15
 
-func isCreditLine(n *html.Node) bool {
-	if wordCount(n) > maxCreditWords {
-		return false
-	}
-	return creditLabel.MatchString(strings.ToLower(labelText(n)))
+// isCredit reports a photo credit line (creditLabel).
+func (l labelLine) isCredit() bool {
+	return l.words <= maxCreditWords && creditLabel.MatchString(l.lower)
 }
 
 // tagLabel starts a list of tags or categories under a story, in the
@@ -98,20 +96,21 @@ var tagLabel = regexp.MustCompile(`^(tags|tagged( with| in| as)?|topics|filed un
 
 // isTagList reports a block that starts with a tag label and is otherwise
 // links: "Tags: <a>library</a>, <a>flood</a>".
-func isTagList(n *html.Node) bool {
-	w := wordCount(n)
-	if w < 2 || w > 40 {
+func (l labelLine) isTagList() bool {
+	if l.words < 2 || l.words > maxTagListWords {
 		return false
 	}
-	text := strings.ToLower(labelText(n))
-	m := tagLabel.FindString(text)
-	if m == "" || linkWords(n) == 0 {
+	m := tagLabel.FindString(l.lower)
+	if m == "" || linkWords(l.n) == 0 {
 		return false
 	}
 	// Outside the links only the label and separators (commas, "and")
 	// may stand.
-	return len(wordTokens(textOutsideLinks(n))) <= len(wordTokens(m))+1
+	return len(wordTokens(textOutsideLinks(l.n))) <= len(wordTokens(m))+1
 }
+
+// maxTagListWords bounds a tag list, the longest label line.
+const maxTagListWords = 40
 
 // textOutsideLinks is the text under n that is not inside an <a>.
 func textOutsideLinks(n *html.Node) string {
@@ -207,7 +206,21 @@ func dropArticleFurniture(root *html.Node) {
 // counter or a button's caption: furniture by its own words and shape,
 // on any page.
 func isLabelLine(b *html.Node) bool {
-	return isAdLabel(b) || isCreditLine(b) || isTagList(b) || isFollowLine(b) || isViewCount(b) || isButtonLine(b)
+	w := wordCount(b)
+	if w == 0 || w > maxTagListWords {
+		return false
+	}
+	text := labelText(b)
+	l := labelLine{n: b, words: w, text: text, lower: strings.ToLower(text)}
+	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isViewCount() || l.isButton()
+}
+
+// labelLine is a leaf block as the label rules read it, its words
+// counted and its text (labelText) taken once for all of them.
+type labelLine struct {
+	n           *html.Node
+	words       int
+	text, lower string
 }
 
 // buttonWords are the captions of the share, subscribe and print buttons
@@ -222,17 +235,19 @@ var buttonWords = map[string]bool{
 	"شارك": true, "مشاركة": true, "分享": true, "シェア": true, "공유": true, "공유하기": true, "แชร์": true,
 }
 
-// isButtonLine reports a block whose whole text is a button's caption
+// isButton reports a block whose whole text is a button's caption
 // ("Share", "Subscribe now", "Teilen:"): a line of its own that says
 // nothing of the story. A heading so named ("Share" in a manual's
 // menu reference) is a section's title and stays.
-func isButtonLine(n *html.Node) bool {
-	if n.Type == html.ElementNode && headingAtoms[n.DataAtom] || wordCount(n) > 4 {
+func (l labelLine) isButton() bool {
+	if headingAtoms[l.n.DataAtom] || l.words > maxButtonWords {
 		return false
 	}
-	text := strings.ToLower(strings.TrimRight(labelText(n), ":： "))
-	return buttonWords[text]
+	return buttonWords[strings.TrimRight(l.lower, ":： ")]
 }
+
+// maxButtonWords bounds a button's caption: "Partager cet article".
+const maxButtonWords = 4
 
 // viewCount is a page's view counter: "Views: 1,234", "1.9k views",
 // "Zugriffe: 1873", "Просмотров: 2841", "Dilihat 512 kali", "조회수
@@ -243,8 +258,8 @@ var viewCount = regexp.MustCompile(`^(?:(?:views?|hits|reads|zugriffe|aufrufe|ge
 const maxViewCountWords = 4
 
 // isViewCount reports a block that is a view counter and nothing else.
-func isViewCount(n *html.Node) bool {
-	return wordCount(n) <= maxViewCountWords && viewCount.MatchString(strings.ToLower(labelText(n)))
+func (l labelLine) isViewCount() bool {
+	return l.words <= maxViewCountWords && viewCount.MatchString(l.lower)
 }
 
 // followLabel starts a prompt to follow the publisher on social media:
@@ -266,17 +281,13 @@ var socialNetworks = wordSet(`facebook twitter instagram youtube linkedin tiktok
 // that mentions following a story on a network.
 const maxFollowWords = 30
 
-// isFollowLine reports a short block that asks the reader to follow the
+// isFollow reports a short block that asks the reader to follow the
 // publisher and names a social network.
-func isFollowLine(n *html.Node) bool {
-	if wordCount(n) > maxFollowWords {
+func (l labelLine) isFollow() bool {
+	if l.words > maxFollowWords || !followLabel.MatchString(l.text) {
 		return false
 	}
-	text := labelText(n)
-	if !followLabel.MatchString(text) {
-		return false
-	}
-	for _, t := range wordTokens(text) {
+	for _, t := range wordTokens(l.lower) {
 		if socialNetworks[t] {
 			return true
 		}
@@ -293,7 +304,7 @@ func dropLabelLines(root *html.Node) {
 	var drop []*html.Node
 	blocks := leafBlocks(root)
 	for _, b := range blocks {
-		if wordCount(b) > 0 && isLabelLine(b) {
+		if isLabelLine(b) {
 			drop = append(drop, b)
 		}
 	}
