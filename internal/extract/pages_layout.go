@@ -24,30 +24,13 @@ const (
 // cells; readability turns the picked <tr> into a <div>, so the cells
 // are looked for under any parent.
 func dropLayoutLinkCells(root *html.Node) {
-	var rows []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if isCell(c) && (len(rows) == 0 || rows[len(rows)-1] != n) {
-				rows = append(rows, n)
-			}
-			walk(c)
-		}
-	}
-	walk(root)
+	// Every element is looked at as a row, root (readability's <tr>
+	// turned <div>) and nested layout tables too.
 	var drop []*html.Node
-	for _, row := range rows {
-		var cells []*html.Node
-		for c := row.FirstChild; c != nil; c = c.NextSibling {
-			if isCell(c) {
-				cells = append(cells, c)
-			}
-		}
+	row := func(row *html.Node) visit {
+		cells := layoutCells(row)
 		if len(cells) < 2 || len(cells) > maxLayoutCells {
-			continue
+			return descend
 		}
 		text, tw := cells[0], 0
 		for _, c := range cells {
@@ -56,17 +39,31 @@ func dropLayoutLinkCells(root *html.Node) {
 			}
 		}
 		if tw < minLayoutProse || linkWords(text)*4 >= tw {
-			continue
+			return descend
 		}
 		for _, c := range cells {
 			if w := wordCount(c); c != text && w > 0 && w*3 <= tw && linkWords(c)*10 >= w*6 {
 				drop = append(drop, c)
 			}
 		}
+		return descend
 	}
+	row(root)
+	collectElements(root, row)
 	for _, c := range drop {
 		removeNode(c)
 	}
 }
 
-func isCell(n *html.Node) bool { return isElem(n, atom.Td) || isElem(n, atom.Th) }
+// layoutCells returns the table cells among row's children, up to one
+// more than maxLayoutCells (a data table's row, which no rule needs in
+// full).
+func layoutCells(row *html.Node) []*html.Node {
+	var cells []*html.Node
+	for c := row.FirstChild; c != nil && len(cells) <= maxLayoutCells; c = c.NextSibling {
+		if isElem(c, atom.Td) || isElem(c, atom.Th) {
+			cells = append(cells, c)
+		}
+	}
+	return cells
+}
