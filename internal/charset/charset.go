@@ -61,9 +61,9 @@ func Decode(body []byte, contentType string) ([]byte, string) {
 		// The prescan's default, or its finding: a <meta> further down
 		// is the page's word (see lateMeta); a page that names no
 		// charset anywhere is judged by its bytes (detect).
-		if e, n := lateMeta(body); e != nil {
+		if e, n, declared := lateMeta(body); e != nil {
 			enc, name = e, n
-		} else if !metaCharset.Match(body[:min(len(body), lateMetaWindow)]) {
+		} else if !declared {
 			if e, n := detect(body); e != nil {
 				enc, name = e, n
 			}
@@ -89,11 +89,11 @@ func detect(body []byte) (encoding.Encoding, string) {
 	if err != nil {
 		return nil, ""
 	}
-	minConfidence, ok := detectable[r.Charset]
-	if !ok || r.Confidence < minConfidence {
+	d, ok := detectable[r.Charset]
+	if !ok || r.Confidence < d.confidence {
 		return nil, ""
 	}
-	return htmlcharset.Lookup(strings.ReplaceAll(r.Charset, "GB-18030", "gb18030"))
+	return htmlcharset.Lookup(d.label)
 }
 
 // detectWindow bounds what detect reads: a page's head and its first
@@ -101,15 +101,21 @@ func detect(body []byte) (encoding.Encoding, string) {
 const detectWindow = 64 << 10
 
 // detectable maps the detector's names for the encodings detect trusts to
-// the confidence (0-100) it must report. Multi-byte encodings are told
-// by their byte structure and come with high confidence; a Russian page
-// in windows-1251 scores about 45.
-var detectable = map[string]int{
-	"Shift_JIS": 50, "EUC-JP": 50, "ISO-2022-JP": 50, "GB-18030": 50, "Big5": 50, "EUC-KR": 50, "ISO-2022-KR": 50, "ISO-2022-CN": 50,
-	"windows-1251": 30, "KOI8-R": 30, "ISO-8859-5": 30,
-	"ISO-8859-7": 30, "windows-1253": 30,
-	"ISO-8859-8": 30, "windows-1255": 30,
-	"ISO-8859-6": 30, "windows-1256": 30,
+// their WHATWG label and the confidence (0-100) the detector must report.
+// Multi-byte encodings are told by their byte structure and come with
+// high confidence; a Russian page in windows-1251 scores about 45. The
+// detector's ISO-2022-KR and ISO-2022-CN are left out: HTML maps them to
+// the replacement encoding, which would blank the page.
+var detectable = map[string]struct {
+	label      string
+	confidence int
+}{
+	"Shift_JIS": {"shift_jis", 50}, "EUC-JP": {"euc-jp", 50}, "ISO-2022-JP": {"iso-2022-jp", 50},
+	"GB-18030": {"gb18030", 50}, "Big5": {"big5", 50}, "EUC-KR": {"euc-kr", 50},
+	"windows-1251": {"windows-1251", 30}, "KOI8-R": {"koi8-r", 30}, "ISO-8859-5": {"iso-8859-5", 30},
+	"ISO-8859-7": {"iso-8859-7", 30}, "windows-1253": {"windows-1253", 30},
+	"ISO-8859-8": {"iso-8859-8", 30}, "windows-1255": {"windows-1255", 30},
+	"ISO-8859-6": {"iso-8859-6", 30}, "windows-1256": {"windows-1256", 30},
 }
 
 // lateMeta finds the charset of the first <meta> that names one in the
@@ -118,13 +124,16 @@ var detectable = map[string]int{
 // charset further down; a browser's parser that meets such a <meta>
 // changes the encoding and starts again
 // (https://html.spec.whatwg.org/multipage/parsing.html#changing-the-encoding-while-parsing),
-// so the page is read as its author saw it.
-func lateMeta(body []byte) (encoding.Encoding, string) {
+// so the page is read as its author saw it. declared reports a <meta>
+// that names a charset, known or not: a page that names one is not
+// second-guessed by its bytes (detect).
+func lateMeta(body []byte) (enc encoding.Encoding, name string, declared bool) {
 	m := metaCharset.FindSubmatch(body[:min(len(body), lateMetaWindow)])
 	if m == nil {
-		return nil, ""
+		return nil, "", false
 	}
-	return htmlcharset.Lookup(string(m[1]))
+	enc, name = htmlcharset.Lookup(string(m[1]))
+	return enc, name, true
 }
 
 // lateMetaWindow bounds the search for a late <meta> charset: the head of
