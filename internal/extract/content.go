@@ -498,13 +498,10 @@ func pruneByConsensus(root *html.Node, ref string) {
 	if len(refToks) < 60 {
 		return
 	}
-	refPairs := make(map[[2]string]bool, len(refToks))
+	refPairs := wordPairs(refToks)
 	refWords := make(map[string]bool, len(refToks))
 	for _, t := range refToks {
 		refWords[t] = true
-	}
-	for i := 1; i < len(refToks); i++ {
-		refPairs[[2]string{refToks[i-1], refToks[i]}] = true
 	}
 	var kept bodyParts // named containers of prose the reference has
 	seenProse := false // a paragraph the reference has came before
@@ -530,13 +527,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		if len(toks) < 2 {
 			return skip
 		}
-		in := 0
-		for i := 1; i < len(toks); i++ {
-			if refPairs[[2]string{toks[i-1], toks[i]}] {
-				in++
-			}
-		}
-		if in*2 < len(toks)-1 {
+		if !refPairs.holdHalf(toks) {
 			return take
 		}
 		if len(toks) >= minSplitProse {
@@ -620,6 +611,33 @@ func wordTokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
+}
+
+// pairSet holds the pairs of adjacent words of a text. A block is part
+// of that text when half its word pairs are: single words are shared by
+// any text on the same topic (a reply under a post, a second story).
+// Consensus pruning, the agreed-story test and storyAmidLines judge
+// blocks so.
+type pairSet map[[2]string]bool
+
+func wordPairs(toks []string) pairSet {
+	s := make(pairSet, len(toks))
+	for i := 1; i < len(toks); i++ {
+		s[[2]string{toks[i-1], toks[i]}] = true
+	}
+	return s
+}
+
+// holdHalf reports whether half of toks' word pairs are in s; a block of
+// one word has no pair and is not held.
+func (s pairSet) holdHalf(toks []string) bool {
+	in := 0
+	for i := 1; i < len(toks); i++ {
+		if s[[2]string{toks[i-1], toks[i]}] {
+			in++
+		}
+	}
+	return len(toks) > 1 && in*2 >= len(toks)-1
 }
 
 // commentSection matches the id or a class of the container of reader

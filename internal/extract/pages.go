@@ -157,31 +157,6 @@ func storyAmidLines(read, traf *html.Node) bool {
 	return extra < wordCount(read)
 }
 
-// pairSet holds the pairs of adjacent words of a text. A block is part
-// of that text when half its word pairs are: single words are shared by
-// any text on the same topic (a reply under a post, a second story).
-type pairSet map[[2]string]bool
-
-func wordPairs(toks []string) pairSet {
-	s := make(pairSet, len(toks))
-	for i := 1; i < len(toks); i++ {
-		s[[2]string{toks[i-1], toks[i]}] = true
-	}
-	return s
-}
-
-// holdHalf reports whether half of toks' word pairs are in s; a block of
-// one word has no pair and is not held.
-func (s pairSet) holdHalf(toks []string) bool {
-	in := 0
-	for i := 1; i < len(toks); i++ {
-		if s[[2]string{toks[i-1], toks[i]}] {
-			in++
-		}
-	}
-	return len(toks) > 1 && in*2 >= len(toks)-1
-}
-
 const (
 	// minAgreedParagraphs: a teaser, a product card or one forum post
 	// is a paragraph; a story is more. With one, the intro of a listing
