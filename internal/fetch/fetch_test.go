@@ -17,6 +17,7 @@ import (
 
 	"github.com/webgate/webgate/internal/config"
 	"github.com/webgate/webgate/internal/extract"
+	"golang.org/x/text/encoding/charmap"
 )
 
 func TestFetchContent(t *testing.T) {
@@ -40,6 +41,7 @@ func TestFetchContent(t *testing.T) {
 		"/stale-meta":    {ct: "text/html", body: []byte(strings.Replace(articleHTML, `charset="utf-8"`, `charset="iso-8859-1"`, 1))},
 		"/latin1":        {ct: "text/plain; charset=iso-8859-1", body: []byte("caf\xe9 cr\xe8me")},
 		"/bad-charset":   {ct: "text/plain; charset=no-such-charset", body: []byte("caf\xe9")},
+		"/cp1251":        {ct: "text/html", body: cp1251Page(t)},
 		"/doc.md":        {ct: "text/markdown; charset=utf-8", body: []byte("# Markdown Doc\n\nSome *text*.\n")},
 		"/data.json":     {ct: "application/json", body: []byte(`{"a": [1, 2]}`)},
 		"/api.json":      {ct: "application/problem+json", body: []byte(`{"title": "x"}`)},
@@ -112,6 +114,8 @@ func TestFetchContent(t *testing.T) {
 		{path: "/stale-meta", contains: []string{"café"}, absent: []string{"cafÃ©"}},
 		{path: "/latin1", wantType: "text/plain", contains: []string{"café crème"}},
 		{path: "/bad-charset", contains: []string{"café"}},
+		// Named nowhere, the page's encoding is read from its bytes.
+		{path: "/cp1251", wantType: "text/html", contains: []string{"В субботу в городе открылся парк"}, absent: []string{"Â ñóááîòó"}},
 		{path: "/doc.md", wantType: "text/markdown", contains: []string{"# Markdown Doc\n\nSome *text*.\n"}, title: "Markdown Doc"},
 		{path: "/data.json", wantType: "application/json", contains: []string{"```json\n{\"a\": [1, 2]}\n```\n"}},
 		{path: "/data.json", format: extract.Raw, contains: []string{`{"a": [1, 2]}`}, absent: []string{"```"}},
@@ -396,4 +400,17 @@ func FuzzMarkdownAlternate(f *testing.F) {
 			t.Fatalf("proposed %s", u)
 		}
 	})
+}
+
+// cp1251Page is a Russian story in windows-1251 that names no charset,
+// neither in a header nor in a <meta>, as older sites serve pages.
+func cp1251Page(t *testing.T) []byte {
+	t.Helper()
+	para := "<p>В субботу в городе открылся парк на набережной. Работы продолжались почти два года, и жители довольны новыми дорожками и скамейками.</p>"
+	page := "<html><head><title>Новости</title></head><body><article><h1>Парк открыт</h1>" + strings.Repeat(para, 4) + "</article></body></html>"
+	b, err := charmap.Windows1251.NewEncoder().Bytes([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
