@@ -289,8 +289,10 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
-				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story,
-			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС", "ANP", "Fotoğraf", "محمد علي", "李明"},
+				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story +
+				`<p>Symbolbild: Jens Büttner/dpa</p><p>Rubriklistenbild: © Max Huber</p><p>Titelfoto: Stadt Ulm</p><p>Kuva: © Lehtikuva</p>`,
+			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС", "ANP", "Fotoğraf", "محمد علي", "李明",
+				"Jens Büttner", "Max Huber", "Stadt Ulm", "Lehtikuva"},
 			kept: []string{"The council approved"},
 		},
 		{
