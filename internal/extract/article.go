@@ -547,12 +547,16 @@ var clockTime = regexp.MustCompile(`(^|[^\d])\d{1,2}[:.]\d\d($|[^\d])`)
 
 // datelineText reports a block that starts with a dateline label and is
 // mostly a date: a third of its words have digits ("Updated at 1:23
-// p.m.", "First Published: Tuesday, November 19, 2019 08:38 AM").
+// p.m.", "First Published: Tuesday, November 19, 2019 08:38 AM"). The
+// author a blog names after the date ("Posted on March 3, 2011 by Peter
+// Schmidt", "geschrieben am 12. September 2011 von Peter") is not
+// counted.
 func datelineText(n *html.Node) bool {
 	toks := wordTokens(textOf(n))
 	if len(toks) == 0 || !datelineLabel.MatchString(strings.Join(toks, " ")) {
 		return false
 	}
+	toks = withoutAuthor(toks)
 	digits := 0
 	for _, t := range toks {
 		if strings.ContainsAny(t, "0123456789") {
@@ -560,6 +564,24 @@ func datelineText(n *html.Node) bool {
 		}
 	}
 	return digits*3 >= len(toks)
+}
+
+// byWords introduce an author's name after a date, in the languages
+// datelineLabel knows.
+var byWords = wordSet(`by von par por di door av przez от tarafından oleh bởi`)
+
+// maxAuthorWords bounds the name withoutAuthor cuts off.
+const maxAuthorWords = 4
+
+// withoutAuthor returns toks without a trailing "by <name>" of at most
+// maxAuthorWords words.
+func withoutAuthor(toks []string) []string {
+	for i := len(toks) - 2; i >= 2 && i >= len(toks)-1-maxAuthorWords; i-- {
+		if byWords[toks[i]] {
+			return toks[:i]
+		}
+	}
+	return toks
 }
 
 // shouting reports text with letters, all of them capitals.

@@ -16,6 +16,8 @@ func TestLeadingDateline(t *testing.T) {
 	checkRule(t, dropLabelLines, []ruleCase{
 		{"stamp above the story", `<p class="datum">Eingestellt am 14.05.2008 von Hans Müller</p>` + story + story,
 			[]string{"Eingestellt"}, []string{"The old mill"}},
+		{"a spelled stamp naming the author", `<p class="datum">geschrieben am 12. September 2011 von Peter</p>` + story + story,
+			[]string{"geschrieben"}, []string{"The old mill"}},
 		{"a listing's dates", `<p>Posted 12 May 2025</p>` + story + `<p>Posted 11 May 2025</p>` + story,
 			nil, []string{"Posted 12 May", "Posted 11 May"}},
 		{"a date after the story began", story + `<p>Updated 14 May 2025</p>` + story,

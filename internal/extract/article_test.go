@@ -132,6 +132,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Erstellt wurde der Plan"},
 		},
 		{
+			name: "datelines that name the author after a spelled date",
+			html: `<p>Posted on March 3, 2011 by Peter Schmidt</p><p>geschrieben am 12. September 2011 von Peter</p>` + story +
+				`<p>Published in March 2011 by a small press in Leipzig with very little money</p>`,
+			gone: []string{"Posted on", "geschrieben am"},
+			kept: []string{"The council approved", "Published in March 2011"},
+		},
+		{
 			// Stamps without a label, spelled in words the rules do not
 			// know, go by their shape; dates that are data stay.
 			name: "spelled date stamps",
