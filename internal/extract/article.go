@@ -36,6 +36,51 @@ func tidyArticle(root *html.Node, title string) {
 	dropTrailingHeadings(root)
 }
 
+// tidyStory cleans a declared article's chosen candidate: consensus
+// pruning against ref, trafilatura's text of the same block (none when
+// ref is empty), then tidyArticle. A definition list whose descriptions
+// all went leaves no bare terms behind (dropBareTerms).
+func tidyStory(root *html.Node, title, ref string) {
+	lists := describedLists(root)
+	if ref != "" {
+		pruneByConsensus(root, ref)
+	}
+	tidyArticle(root, title)
+	dropBareTerms(lists)
+}
+
+// describedLists returns the definition lists under root that hold a
+// description (<dd>).
+func describedLists(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Dl && hasChildElement(c, atom.Dd) {
+			return take
+		}
+		return descend
+	})
+}
+
+// dropBareTerms removes the lists of describedLists whose descriptions
+// the label rules took: a Joomla article's info box ("Details" over
+// "Geschrieben von ...", "Kategorie: ...", "Veröffentlicht: ...",
+// "Zugriffe: ...") leaves its term, "Details", on a line of its own.
+func dropBareTerms(lists []*html.Node) {
+	for _, l := range lists {
+		if l.Parent != nil && !hasChildElement(l, atom.Dd) {
+			removeNode(l)
+		}
+	}
+}
+
+func hasChildElement(n *html.Node, a atom.Atom) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == a {
+			return true
+		}
+	}
+	return false
+}
+
 // dropForms removes the forms of an article: a newsletter or lead form
 // ("First Name*", "Email*", "This field is for validation purposes and
 // should be left unchanged"), a comment form, a search box. Trafilatura

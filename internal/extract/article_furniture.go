@@ -302,8 +302,11 @@ func (l labelLine) isFollow() bool {
 // dateline (leadingDateline) from a page that is not a declared article
 // (which tidyArticle cleans whole): undeclared news and blog pages carry
 // the same ad labels, credits, tag lists and date stamps. Nothing is
-// removed when they would hold a third of the text.
+// removed when they would hold a third of the text. A definition list
+// left with terms only goes too (dropBareTerms).
 func dropLabelLines(root *html.Node) {
+	lists := describedLists(root)
+	defer dropBareTerms(lists)
 	var drop []*html.Node
 	blocks := leafBlocks(root)
 	for _, b := range blocks {

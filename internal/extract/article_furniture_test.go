@@ -18,6 +18,9 @@ func TestLeadingDateline(t *testing.T) {
 			[]string{"Eingestellt"}, []string{"The old mill"}},
 		{"a spelled stamp naming the author", `<p class="datum">geschrieben am 12. September 2011 von Peter</p>` + story + story,
 			[]string{"geschrieben"}, []string{"The old mill"}},
+		{"an info box's term whose descriptions went", `<dl class="article-info"><dt>Details</dt><dd>Kategorie: <a href="/k">Aktuelles</a></dd><dd>Zugriffe: 1873</dd></dl>` + story + story +
+			`<dl><dt>Kläranlage</dt><dd>Die Anlage, die das Abwasser der Gemeinde reinigt.</dd></dl>`,
+			[]string{"Details", "Zugriffe"}, []string{"The old mill", "Kläranlage", "Abwasser"}},
 		{"a listing's dates", `<p>Posted 12 May 2025</p>` + story + `<p>Posted 11 May 2025</p>` + story,
 			nil, []string{"Posted 12 May", "Posted 11 May"}},
 		{"a date after the story began", story + `<p>Updated 14 May 2025</p>` + story,

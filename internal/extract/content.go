@@ -93,7 +93,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// such a block pays for the extra run.
 			if teasers := teaserShaped(read); teasers || candidateShape(read) != "" {
 				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) || teasers && teaserNet(read, full) {
-					tidyArticle(full, pm.Title)
+					tidyStory(full, pm.Title, "")
 					return full
 				}
 			}
@@ -104,10 +104,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// text outside the container it settles on (divs, lists), and
 			// the pruning then took those from the story; bylines,
 			// credits and link teasers are dropped under either focus.
+			refText := ""
 			if ref := candTrafilatura(asDocument(read), base, trafRun{focus: trafilatura.FavorRecall, comments: true}); ref != nil {
-				pruneByConsensus(read, textOf(ref))
+				refText = textOf(ref)
 			}
-			tidyArticle(read, pm.Title)
+			tidyStory(read, pm.Title, refText)
 			return read
 		}
 	}

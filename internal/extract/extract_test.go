@@ -686,3 +686,24 @@ func TestInvisibleCharacters(t *testing.T) {
 		t.Errorf("title = %q", doc.Metadata.Title)
 	}
 }
+
+// TestTidyStoryBareTerms: when the label rules take every description
+// of an info box, its term ("Details") goes too; a glossary stays whole.
+func TestTidyStoryBareTerms(t *testing.T) {
+	story := strings.Repeat("the committee met on tuesday to weigh the proposal for a new bridge ", 6)
+	root := parseFragment(t, `<dl class="article-info"><dt>Details</dt><dd>Category: <a href="/news">News</a></dd><dd>Views: 1873</dd></dl>`+
+		`<p>`+story+`</p><dl><dt>Bridge</dt><dd>the proposal for a new bridge</dd></dl><p>`+story+`</p>`)
+	// Trafilatura kept the box: the label rules take its descriptions.
+	tidyStory(root, "", "Details Category: News Views: 1873 "+story+" bridge the proposal for a new bridge "+story)
+	got := textOf(root)
+	for _, gone := range []string{"Details", "Category", "Views"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q was kept", gone)
+		}
+	}
+	for _, want := range []string{"Bridge", "the proposal for a new bridge", "the committee met"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q was removed", want)
+		}
+	}
+}

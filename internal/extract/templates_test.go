@@ -380,7 +380,7 @@ func TestArticleTemplates(t *testing.T) {
 				"Nach zweijähriger Bauzeit hat die neue Kläranlage am Mühlbach",
 				"beginnen jeweils zur vollen Stunde am Betriebsgebäude.",
 			},
-			without: []string{"Geschrieben von", "Kategorie", "Veröffentlicht", "Zugriffe", "Drucken", "Zurück", "Aktuelle Meldungen", "Öffnungszeiten", "Impressum"},
+			without: []string{"Details", "Geschrieben von", "Kategorie", "Veröffentlicht", "Zugriffe", "Drucken", "Zurück", "Aktuelle Meldungen", "Öffnungszeiten", "Impressum"},
 		},
 		{
 			file: "news-vi.html",
