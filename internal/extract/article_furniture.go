@@ -268,17 +268,22 @@ func (l labelLine) isViewCount() bool {
 // followLabel starts a prompt to follow the publisher on social media:
 // "Follow us on Instagram", "Follow NBC Latino on Facebook", "Folgen Sie
 // uns auf Twitter", "Suivez-nous sur", "Síguenos en", "Seguici su", "Volg
-// ons op", "Puedes seguir a El Diario en". Who is followed is "us", "me"
-// or a name (capitalised), never an instruction ("Follow these steps on
+// ons op", "Puedes seguir a El Diario en", "Подписывайтесь на наш канал
+// в Telegram", "Obserwuj nas na Facebooku", "Bizi Twitter'dan takip edin",
+// "Ikuti Kompas.com di Google News". Who is followed is "us", "me" or a
+// name (capitalised), never an instruction ("Follow these steps on
 // Facebook").
 var followLabel = regexp.MustCompile(`^((?i:follow|like|find) (?i:us|me)\b|` +
 	`(?i:follow) [\p{Lu}@]\S*( [\p{Lu}&]\S*){0,3} (?i:on)\b|` +
-	`(?i:folgen sie uns|folge uns|folgt uns|suivez[- ]nous|retrouvez[- ]nous|s[ií]guenos|seguici|volg ons|siga-nos)|` +
-	`(?i:suivez|sigue a|puedes seguir a|segui|volg|siga o|siga a) [\p{Lu}@])`)
+	`(?i:folgen sie uns|folge uns|folgt uns|suivez[- ]nous|retrouvez[- ]nous|rejoignez[- ]nous|s[ií]guenos|seguici|volg ons|siga-nos|` +
+	`подписывайтесь на|следите за нами|читайте нас|obserwuj nas|śledź nas|sledujte nás|följ oss|følg os|følg oss|seuraa meitä|` +
+	`urmărește-ne|urmăriți-ne|kövess minket|kövessen minket|ακολουθήστε μας|ikuti kami|theo dõi chúng tôi)|` +
+	`(?i:bizi) (\S+ ){0,3}(?i:takip)|` +
+	`(?i:folgen sie|suivez|sigue a|puedes seguir a|segui|volg|siga o|siga a|acompanhe o|acompanhe a|ikuti|obserwuj|theo dõi) [\p{Lu}@])`)
 
 // socialNetworks are the names a follow prompt lists.
 var socialNetworks = wordSet(`facebook twitter instagram youtube linkedin tiktok telegram whatsapp mastodon threads bluesky
-	pinterest snapchat flipboard x`)
+	pinterest snapchat flipboard x google vk vkontakte вконтакте телеграм телеграме дзен dzen одноклассниках zalo`)
 
 // maxFollowWords bounds a follow prompt: a sentence, not a paragraph
 // that mentions following a story on a network.
@@ -291,12 +296,26 @@ func (l labelLine) isFollow() bool {
 		return false
 	}
 	for _, t := range wordTokens(l.lower) {
-		if socialNetworks[t] {
+		if socialNetworks[t] || networkInflected(t) {
 			return true
 		}
 	}
 	return false
 }
+
+// networkInflected reports a network's name with a case ending, as
+// Slavic and Finnic languages decline it ("na Facebooku i Twitterze",
+// "в Телеграме", "Instagramissa").
+func networkInflected(t string) bool {
+	for _, n := range inflectedNetworks {
+		if len(t) > len(n) && strings.HasPrefix(t, n) {
+			return true
+		}
+	}
+	return false
+}
+
+var inflectedNetworks = []string{"facebook", "twitter", "instagram", "youtube", "linkedin", "tiktok", "telegram", "телеграм", "whatsapp"}
 
 // dropLabelLines removes label lines (isLabelLine) and a leading
 // dateline (leadingDateline) from a page that is not a declared article

@@ -345,9 +345,11 @@ func TestTidyArticle(t *testing.T) {
 				`<p><em>Folgen Sie uns auf <a href="#">Twitter</a> und <a href="#">Facebook</a>.</em></p>` +
 				`<p>Follow the river path for two miles to reach the new bridge.</p>` +
 				`<p>Follow these steps on Facebook to change who sees your posts.</p><p>Suivez les consignes sur YouTube.</p>` +
-				`<p>Follow NBC Latino on Facebook, Twitter and Instagram.</p>`,
-			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino"},
-			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes"},
+				`<p>Follow NBC Latino on Facebook, Twitter and Instagram.</p><p>Подписывайтесь на наш канал в Telegram</p>` +
+				`<p>Obserwuj nas na Facebooku i Twitterze</p><p>Bizi Twitter'dan takip edin</p><p>Ikuti Kompas.com di Google News</p>` +
+				`<p>Folgen Sie @stadtwerke_ulm auf Instagram.</p><p>Подписывайтесь на рассылку, чтобы получать новости.</p>`,
+			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino", "Подписывайтесь на наш", "Obserwuj", "takip", "Ikuti", "stadtwerke_ulm"},
+			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes", "рассылку"},
 		},
 		{
 			name: "headings left with nothing under them at the end",
