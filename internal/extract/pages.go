@@ -92,7 +92,7 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 	return true
 }
 
-// agreedProse reports a page whose content the two article extractors
+// agreedReading reports a page whose content the two article extractors
 // agree on and the cleaned page adds no prose to: readability's and
 // trafilatura's readings share four fifths of their words, trafilatura's
 // holds at least minAgreedParagraphs paragraphs of prose, and the
@@ -103,25 +103,51 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // ("hauptnavigation", "rechte-spalte", "fuss"). An older news or blog
 // page that declares no article is the common case; there the cleaned
 // page doubled the story with the site's chrome.
-func agreedProse(read, traf, clean *html.Node) bool {
+//
+// On a page that may be a story (mayBeStory: it declares nothing and is
+// not the front of a site or a section), a story agreed on more firmly
+// may have prose beside it too: when the two readings share nine
+// tenths of their words and trafilatura's holds minStoryParagraphs
+// paragraphs of minStoryParagraph words, the cleaned page may add
+// paragraphs of 20 words or more up to twice the story's length: the
+// teasers with summaries, the author box and the comments around a story
+// whose page declares nothing. Forums and shops keep the stricter rule:
+// a thread's other posts and a product's description are such prose; so
+// do home pages, where both extractors may read the featured story.
+func agreedReading(mayBeStory bool, read, traf, clean *html.Node) bool {
 	if read == nil || traf == nil || clean == nil {
 		return false
 	}
 	rt, tt := wordTokens(textOf(read)), wordTokens(textOf(traf))
-	if sharedTokens(rt, tt)*5 < max(len(rt), len(tt))*4 {
+	shared, most := sharedTokens(rt, tt), max(len(rt), len(tt))
+	if shared*5 < most*4 {
 		return false
 	}
-	if len(proseBlocks(traf, 20)) < minAgreedParagraphs {
+	paragraphs, long := 0, 0
+	for _, b := range proseBlocks(traf, 20) {
+		paragraphs++
+		if wordCount(b) >= minStoryParagraph {
+			long++
+		}
+	}
+	if paragraphs < minAgreedParagraphs {
 		return false
 	}
 	pairs := wordPairs(tt)
-	extra := 0
+	extra, extraParagraphs := 0, 0
 	for _, b := range proseBlocks(clean, 10) {
 		if !pairs.holdHalf(wordTokens(textOf(b))) {
-			extra += wordCount(b)
+			w := wordCount(b)
+			extra += w
+			if w >= 20 {
+				extraParagraphs += w
+			}
 		}
 	}
-	return extra < maxExtraProse
+	if extra < maxExtraProse {
+		return true
+	}
+	return mayBeStory && shared*10 >= most*9 && long >= minStoryParagraphs && extraParagraphs < 2*len(tt)
 }
 
 // storyAmidLines reports a reading of trafilatura's that holds
@@ -168,6 +194,11 @@ const (
 	// not content the story's reading missed; a second post or an item
 	// description is.
 	maxExtraProse = 30
+	// minStoryParagraphs paragraphs of minStoryParagraph words make a
+	// story firm enough to outweigh prose beside it: a product's
+	// description or a listing's intro is one or two.
+	minStoryParagraphs = 3
+	minStoryParagraph  = 40
 )
 
 // proseBlocks returns the leaf blocks under root that read as prose

@@ -337,33 +337,44 @@ func TestElsewhere(t *testing.T) {
 	}
 }
 
-// TestAgreedProse: when both extractors read the same story of several
+// TestAgreedReading: when both extractors read the same story of several
 // paragraphs, a cleaned page that adds only link lists and labels to it
 // does not replace it; one that adds prose (another section, another
-// post, item descriptions) still does.
-func TestAgreedProse(t *testing.T) {
+// post, item descriptions) still does, unless the story is long and the
+// page may be one (it declares nothing and is no site's front), and the
+// prose beside it is at most twice its length.
+func TestAgreedReading(t *testing.T) {
 	para := func(topic string) string {
 		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays.</p>"
 	}
 	story := para("transport") + para("finance") + para("planning")
 	links := `<ul><li><a href="/1">Fire at a warehouse keeps crews busy all night</a></li><li><a href="/2">New pool opens on Saturday</a></li></ul><p>Today: 24 degrees, sunny</p><p><a href="/i">Imprint</a> | <a href="/p">Privacy</a></p>`
 	prose := "<p>Our second office in the harbour district offers the same services on weekdays and on Saturday mornings, with parking for customers.</p><p>Book an appointment online or call us, and a member of our team will get back to you within one working day.</p>"
+	long := func(topic string) string {
+		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays, " +
+			"although several members asked for a second reading in the autumn and the mayor promised to publish the figures before the next meeting.</p>"
+	}
+	longStory := long("transport") + long("finance") + long("planning") + long("housing")
 	for _, tc := range []struct {
 		name              string
 		read, traf, clean string
+		notStory          bool
 		want              bool
 	}{
-		{"chrome around the story", story, story, links + story + links, true},
-		{"prose beside the story", story, story, story + prose, false},
+		{"chrome around the story", story, story, links + story + links, false, true},
+		{"prose beside the story", story, story, story + prose, false, false},
 		// Its words are the story's, its sentences are not.
-		{"a second story on the same topic", story, story, story + "<p>On Monday the finance and planning committee debate agreed that after the summer the holidays plan should go ahead, evening or not.</p><p>The long transport debate met the new committee before Monday, and the plan agreed on a summer evening should go ahead after the holidays.</p>", false},
-		{"extractors disagree", story, para("transport") + prose, story + links, false},
-		{"too short for a story", para("transport"), para("transport"), links + story, false},
+		{"a second story on the same topic", story, story, story + "<p>On Monday the finance and planning committee debate agreed that after the summer the holidays plan should go ahead, evening or not.</p><p>The long transport debate met the new committee before Monday, and the plan agreed on a summer evening should go ahead after the holidays.</p>", false, false},
+		{"extractors disagree", story, para("transport") + prose, story + links, false, false},
+		{"too short for a story", para("transport"), para("transport"), links + story, false, false},
+		{"teasers and an author box beside a long story", longStory, longStory, longStory + prose + links, false, true},
+		{"the same on a site's front page", longStory, longStory, longStory + prose + links, true, false},
+		{"more prose beside a long story than twice the story", longStory, longStory, longStory + strings.Repeat(prose, 12), false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := agreedProse(parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
+			got := agreedReading(!tc.notStory, parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
 			if got != tc.want {
-				t.Errorf("agreedProse = %v, want %v", got, tc.want)
+				t.Errorf("agreedReading = %v, want %v", got, tc.want)
 			}
 		})
 	}
