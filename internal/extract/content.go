@@ -141,10 +141,10 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// The cleaned page has already lost the chrome an article extractor
 	// would drop, so trafilatura should keep most of it, not a part;
 	// unless both extractors read the same story and all the cleaned
-	// page adds to it is links and labels, or, beside a long story on a
-	// page that may be one, less than twice its length of prose
+	// page adds to it is links and labels, or the page may be a story
+	// and its address or the story's length says it is one
 	// (agreedReading).
-	if kind != kindArticle && (wt*10 < wc*7 && !agreedReading(kind == kindOther && !sectionFront(base), read, traf, clean) || elsewhere(read, traf, clean, wc)) {
+	if kind != kindArticle && (wt*10 < wc*7 && !agreedReading(kind, base, read, traf, clean) || elsewhere(read, traf, clean, wc)) {
 		if kind != kindForum {
 			dropLabelLines(clean)
 		}

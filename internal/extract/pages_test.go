@@ -340,9 +340,9 @@ func TestElsewhere(t *testing.T) {
 // TestAgreedReading: when both extractors read the same story of several
 // paragraphs, a cleaned page that adds only link lists and labels to it
 // does not replace it; one that adds prose (another section, another
-// post, item descriptions) still does, unless the story is long and the
-// page may be one (it declares nothing and is no site's front), and the
-// prose beside it is at most twice its length.
+// post, item descriptions) still does, unless the page may be a story (it
+// declares nothing and is no site's front) and its address is a headline,
+// or its story is long and the prose beside it at most twice its length.
 func TestAgreedReading(t *testing.T) {
 	para := func(topic string) string {
 		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays.</p>"
@@ -355,24 +355,34 @@ func TestAgreedReading(t *testing.T) {
 			"although several members asked for a second reading in the autumn and the mayor promised to publish the figures before the next meeting.</p>"
 	}
 	longStory := long("transport") + long("finance") + long("planning") + long("housing")
+	const (
+		page     = "https://news.example/artikel.php?id=123"
+		front    = "https://news.example/"
+		headline = "https://news.example/region/council-agrees-new-transport-plan-before-summer-1234.html"
+	)
 	for _, tc := range []struct {
 		name              string
 		read, traf, clean string
-		notStory          bool
+		url               string
+		kind              pageKind
 		want              bool
 	}{
-		{"chrome around the story", story, story, links + story + links, false, true},
-		{"prose beside the story", story, story, story + prose, false, false},
+		{"chrome around the story", story, story, links + story + links, page, kindOther, true},
+		{"prose beside the story", story, story, story + prose, page, kindOther, false},
 		// Its words are the story's, its sentences are not.
-		{"a second story on the same topic", story, story, story + "<p>On Monday the finance and planning committee debate agreed that after the summer the holidays plan should go ahead, evening or not.</p><p>The long transport debate met the new committee before Monday, and the plan agreed on a summer evening should go ahead after the holidays.</p>", false, false},
-		{"extractors disagree", story, para("transport") + prose, story + links, false, false},
-		{"too short for a story", para("transport"), para("transport"), links + story, false, false},
-		{"teasers and an author box beside a long story", longStory, longStory, longStory + prose + links, false, true},
-		{"the same on a site's front page", longStory, longStory, longStory + prose + links, true, false},
-		{"more prose beside a long story than twice the story", longStory, longStory, longStory + strings.Repeat(prose, 12), false, false},
+		{"a second story on the same topic", story, story, story + "<p>On Monday the finance and planning committee debate agreed that after the summer the holidays plan should go ahead, evening or not.</p><p>The long transport debate met the new committee before Monday, and the plan agreed on a summer evening should go ahead after the holidays.</p>", page, kindOther, false},
+		{"extractors disagree", story, para("transport") + prose, story + links, page, kindOther, false},
+		{"too short for a story", para("transport"), para("transport"), links + story, page, kindOther, false},
+		{"teasers and an author box beside a long story", longStory, longStory, longStory + prose + links, page, kindOther, true},
+		{"the same on a site's front page", longStory, longStory, longStory + prose + links, front, kindOther, false},
+		{"the same on a forum", longStory, longStory, longStory + prose + links, page, kindForum, false},
+		{"more prose beside a long story than twice the story", longStory, longStory, longStory + strings.Repeat(prose, 12), page, kindOther, false},
+		{"a short item at a headline's address", para("transport"), para("transport"), para("transport") + prose + links, headline, kindOther, true},
+		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := agreedReading(!tc.notStory, parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
+			base, _ := nurl.Parse(tc.url)
+			got := agreedReading(tc.kind, base, parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
 			if got != tc.want {
 				t.Errorf("agreedReading = %v, want %v", got, tc.want)
 			}
@@ -479,5 +489,31 @@ func TestFurnitureOnly(t *testing.T) {
 				t.Errorf("furnitureOnly = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStorySlug: an address whose last segment is a headline of five
+// words or more marks a story; a shop's product name, a short page name
+// and numbers do not.
+func TestStorySlug(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://www.thesun.co.uk/news/10371941/hunter-diagnosed-bubonic-plague-eating-rabbit/", true},
+		{"https://www.jpost.com/Breaking-News/Son-of-former-German-president-stabbed-to-death-in-Berlin-608399", true},
+		{"https://phys.org/news/2019-11-hibernating-astronauts-smaller-spacecraft.html", false}, // four words
+		{"https://www.ctvnews.ca/sci-tech/snooze-cruise-study-sees-future-for-hibernating-astronauts-1.4690347", true},
+		{"https://example.org/blog/mein_erster_tag_im_neuen_job.php", true},
+		{"https://shop.example/products/keychron-k2-wireless-mechanical-keyboard-version-2", false},
+		{"https://shop.example/lighting/pdp/bread-stone-x-beaded-cut-16-row.html", false},
+		{"https://example.org/services/digital-marketing", false},
+		{"https://example.org/2019/11/19/1234-5678-90", false},
+		{"https://example.org/", false},
+	} {
+		u, _ := nurl.Parse(tc.url)
+		if got := storySlug(u); got != tc.want {
+			t.Errorf("storySlug(%s) = %v, want %v", tc.url, got, tc.want)
+		}
 	}
 }
