@@ -707,3 +707,39 @@ func TestTidyStoryBareTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestUndeclaredStoryTidied: a page that declares nothing but stands at a
+// headline's address (storySlug) and whose story both extractors read is
+// cleaned as an article: its "Read more" link line goes. At an address
+// that names nothing, only the label rules of every page run, and the
+// line stays.
+func TestUndeclaredStoryTidied(t *testing.T) {
+	para := func(s string) string {
+		return "<p>The " + s + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays, " +
+			"although several members asked for a second reading in the autumn.</p>"
+	}
+	page := `<html><head><title>Council agrees new transport plan</title></head><body>` +
+		`<div id="kopf"><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>` +
+		`<div id="haupt"><h1>Council agrees new transport plan</h1>` + para("transport") +
+		`<p>Read more: <a href="/news/bus-fares-rise-again-next-year">Bus fares rise again next year</a></p>` +
+		para("finance") + `<p>Photo: Jane Smith</p>` + para("planning") + `</div>` +
+		`<div id="fuss"><a href="/imprint">Imprint</a></div></body></html>`
+	for _, tc := range []struct {
+		url  string
+		gone bool
+	}{
+		{"https://news.example/region/council-agrees-new-transport-plan-before-summer", true},
+		{"https://news.example/artikel.php?id=123", false},
+	} {
+		doc, err := Extract(context.Background(), []byte(page), Options{URL: tc.url, Format: Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(doc.Content, "planning committee met") {
+			t.Errorf("%s: the story is missing:\n%s", tc.url, doc.Content)
+		}
+		if got := strings.Contains(doc.Content, "Read more"); got == tc.gone {
+			t.Errorf("%s: \"Read more\" line kept = %v, want %v:\n%s", tc.url, got, !tc.gone, doc.Content)
+		}
+	}
+}
