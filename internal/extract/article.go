@@ -36,7 +36,8 @@ func tidyArticle(root *html.Node, title string) {
 	dropTrailingHeadings(root)
 }
 
-// tidyStory cleans a declared article's chosen candidate: consensus
+// tidyStory cleans the reading chosen for a story (a declared article,
+// or a page that declares nothing at a headline's address): consensus
 // pruning against ref, trafilatura's text of the same block (none when
 // ref is empty), then tidyArticle. A definition list whose descriptions
 // all went leaves no bare terms behind (dropBareTerms).

@@ -185,7 +185,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		// captions, author boxes, datelines): news and blog software
 		// makes such addresses. Undeclared articles of the dev sets
 		// (-eval.undeclared): AEB 0.9604 to 0.9656.
-		if pick != clean && kind == kindOther && !sectionFront(base) && storySlug(base) {
+		if pick != clean && kind == kindOther && storySlug(base) {
 			tidyStory(pick, pm.Title, "")
 		}
 		dropLabelLines(pick)

@@ -105,19 +105,20 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // page that declares no article is the common case; there the cleaned
 // page doubled the story with the site's chrome.
 //
-// A page that may be a story (it declares nothing, kindOther, and is not
-// the front of a site or a section) needs less. When its address is a
-// headline (storySlug), the two readings' agreement is enough: news and
-// blog software makes the address from the title, and a short news item
-// has no paragraphs to count. Otherwise a story agreed on more firmly
-// may have prose beside it: when the two readings share nine tenths of
-// their words and trafilatura's holds minStoryParagraphs paragraphs of
-// minStoryParagraph words, the cleaned page may add paragraphs of 20
-// words or more up to twice the story's length: the teasers with
-// summaries, the author box and the comments around a story whose page
-// declares nothing. Forums and shops keep the stricter rule: a thread's
-// other posts and a product's description are such prose; so do home
-// pages, where both extractors may read the featured story.
+// A page that declares nothing (kindOther) needs less when it may be a
+// story. When its address is a headline (storySlug, never a site's front),
+// the two readings' agreement is enough: news and blog software makes the
+// address from the title, and a short news item has no paragraphs to
+// count. Otherwise, unless the page is the front of a site or a section, a
+// story agreed on more firmly may have prose beside it: when the two
+// readings share nine tenths of their words and trafilatura's holds
+// minStoryParagraphs paragraphs of minStoryParagraph words, the cleaned
+// page may add paragraphs of 20 words or more up to twice the story's
+// length: the teasers with summaries, the author box and the comments
+// around a story whose page declares nothing. Forums and shops keep the
+// stricter rule: a thread's other posts and a product's description are
+// such prose; so do home pages, where both extractors may read the
+// featured story.
 func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) bool {
 	if read == nil || traf == nil || clean == nil {
 		return false
@@ -127,8 +128,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	if shared*5 < most*4 {
 		return false
 	}
-	mayBeStory := kind == kindOther && !sectionFront(base)
-	if mayBeStory && storySlug(base) {
+	if kind == kindOther && storySlug(base) {
 		return true
 	}
 	paragraphs, long := 0, 0
@@ -155,6 +155,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	if extra < maxExtraProse {
 		return true
 	}
+	mayBeStory := kind == kindOther && !sectionFront(base)
 	return mayBeStory && shared*10 >= most*9 && long >= minStoryParagraphs && extraParagraphs < 2*len(tt)
 }
 
