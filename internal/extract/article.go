@@ -54,7 +54,7 @@ func tidyStory(root *html.Node, title, ref string) {
 // description (<dd>).
 func describedLists(root *html.Node) []*html.Node {
 	return collectElements(root, func(c *html.Node) visit {
-		if c.DataAtom == atom.Dl && hasChildElement(c, atom.Dd) {
+		if c.DataAtom == atom.Dl && holdsDescription(c) {
 			return take
 		}
 		return descend
@@ -67,19 +67,15 @@ func describedLists(root *html.Node) []*html.Node {
 // "Zugriffe: ...") leaves its term, "Details", on a line of its own.
 func dropBareTerms(lists []*html.Node) {
 	for _, l := range lists {
-		if l.Parent != nil && !hasChildElement(l, atom.Dd) {
+		if l.Parent != nil && !holdsDescription(l) {
 			removeNode(l)
 		}
 	}
 }
 
-func hasChildElement(n *html.Node, a atom.Atom) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.DataAtom == a {
-			return true
-		}
-	}
-	return false
+// holdsDescription reports a <dd> under n.
+func holdsDescription(n *html.Node) bool {
+	return findFirst(n, func(d *html.Node) bool { return isElem(d, atom.Dd) }) != nil
 }
 
 // dropForms removes the forms of an article: a newsletter or lead form

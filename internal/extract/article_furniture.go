@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -305,17 +306,16 @@ func (l labelLine) isFollow() bool {
 
 // networkInflected reports a network's name with a case ending, as
 // Slavic and Finnic languages decline it ("na Facebooku i Twitterze",
-// "в Телеграме", "Instagramissa").
+// "в Телеграме", "Instagramissa"). Names of five letters or more only:
+// "x", "vk" or "dzen" start too many other words.
 func networkInflected(t string) bool {
-	for _, n := range inflectedNetworks {
-		if len(t) > len(n) && strings.HasPrefix(t, n) {
+	for n := range socialNetworks {
+		if len(t) > len(n) && utf8.RuneCountInString(n) >= 5 && strings.HasPrefix(t, n) {
 			return true
 		}
 	}
 	return false
 }
-
-var inflectedNetworks = []string{"facebook", "twitter", "instagram", "youtube", "linkedin", "tiktok", "telegram", "телеграм", "whatsapp"}
 
 // dropLabelLines removes label lines (isLabelLine) and a leading
 // dateline (leadingDateline) from a page that is not a declared article
