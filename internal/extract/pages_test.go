@@ -355,6 +355,9 @@ func TestAgreedReading(t *testing.T) {
 			"although several members asked for a second reading in the autumn and the mayor promised to publish the figures before the next meeting.</p>"
 	}
 	longStory := long("transport") + long("finance") + long("planning") + long("housing")
+	shortStory := para("transport") + para("finance") + para("planning") + para("housing") + para("schools") + para("parks") + para("water") + para("culture")
+	teaser := "<p>Fire at a warehouse near the harbour kept crews busy all night; the police are still looking into what started it and ask witnesses who saw a grey van on the quay late on Sunday to call them.</p>"
+	teaser2 := "<p>The new pool on the east side opens on Saturday with free entry for children, after two years of building work and a long row over its costs.</p>"
 	const (
 		page     = "https://news.example/artikel.php?id=123"
 		front    = "https://news.example/"
@@ -377,6 +380,10 @@ func TestAgreedReading(t *testing.T) {
 		{"the same on a site's front page", longStory, longStory, longStory + prose + links, front, kindOther, false},
 		{"the same on a forum", longStory, longStory, longStory + prose + links, page, kindForum, false},
 		{"more prose beside a long story than twice the story", longStory, longStory, longStory + strings.Repeat(prose, 12), page, kindOther, false},
+		{"one teaser's summary beside a story of short paragraphs", shortStory, shortStory, links + shortStory + teaser + links, page, kindOther, true},
+		{"a teaser's summary on a site's front page", shortStory, shortStory, links + shortStory + teaser + links, front, kindOther, false},
+		{"a teaser's summary on a forum", shortStory, shortStory, links + shortStory + teaser + links, page, kindForum, false},
+		{"two summaries beside a story of short paragraphs", shortStory, shortStory, shortStory + teaser + teaser2, page, kindOther, false},
 		{"a short item at a headline's address", para("transport"), para("transport"), para("transport") + prose + links, headline, kindOther, true},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
