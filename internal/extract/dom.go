@@ -40,6 +40,16 @@ func hasAncestor(n *html.Node, a atom.Atom) bool {
 	return false
 }
 
+// inAny reports whether n or one of its ancestors is in set.
+func inAny(n *html.Node, set map[*html.Node]bool) bool {
+	for ; n != nil; n = n.Parent {
+		if set[n] {
+			return true
+		}
+	}
+	return false
+}
+
 // textOf returns the concatenated text of n, skipping script and style.
 func textOf(n *html.Node) string {
 	var b strings.Builder

@@ -358,6 +358,10 @@ func TestAgreedReading(t *testing.T) {
 	shortStory := para("transport") + para("finance") + para("planning") + para("housing") + para("schools") + para("parks") + para("water") + para("culture")
 	teaser := "<p>Fire at a warehouse near the harbour kept crews busy all night; the police are still looking into what started it and ask witnesses who saw a grey van on the quay late on Sunday to call them.</p>"
 	teaser2 := "<p>The new pool on the east side opens on Saturday with free entry for children, after two years of building work and a long row over its costs.</p>"
+	var cards string
+	for _, topic := range []string{"harbour", "school", "bridge", "market", "museum", "station"} {
+		cards += `<div class="item"><h3><a href="/` + topic + `">Plans for the ` + topic + ` take shape</a></h3><p>Residents of the old quarter met the architects on Tuesday to look at the first drawings for the new ` + topic + `, and most of them liked what they saw there.</p></div>`
+	}
 	const (
 		page     = "https://news.example/artikel.php?id=123"
 		front    = "https://news.example/"
@@ -384,6 +388,10 @@ func TestAgreedReading(t *testing.T) {
 		{"a teaser's summary on a site's front page", shortStory, shortStory, links + shortStory + teaser + links, front, kindOther, false},
 		{"a teaser's summary on a forum", shortStory, shortStory, links + shortStory + teaser + links, page, kindForum, false},
 		{"two summaries beside a story of short paragraphs", shortStory, shortStory, shortStory + teaser + teaser2, page, kindOther, false},
+		{"a stream of teaser cards beside a story", shortStory, shortStory, shortStory + cards, page, kindOther, true},
+		{"teaser cards beside a story on a forum", shortStory, shortStory, shortStory + cards, page, kindForum, false},
+		// A shop's category: an introduction and the products' cards.
+		{"cards beside an introduction", para("transport") + para("finance"), para("transport") + para("finance"), para("transport") + para("finance") + cards, page, kindOther, false},
 		{"a short item at a headline's address", para("transport"), para("transport"), para("transport") + prose + links, headline, kindOther, true},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
