@@ -116,8 +116,10 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // the summaries of teaser cards (isTeaserCard: a headline linking to
 // another page over a sentence or two) beside it, the "recommended for
 // you" stream under a news story, where a shop category's introduction
-// of a paragraph or two keeps its products' cards (undeclared Mozilla
-// pages 0.9670 to 0.9718, the declared sets as before). A story agreed
+// of a paragraph or two keeps its products' cards; nor its comment
+// sections (isCommentSection), which dropMinorComments keeps when they
+// outweigh the story (undeclared Mozilla pages 0.9670 to 0.9751, the
+// declared sets as before). A story agreed
 // on more firmly may have more: when the two readings share nine tenths
 // of their words and trafilatura's holds minStoryParagraphs paragraphs of
 // minStoryParagraph words, the cleaned page may add paragraphs of 20 words or more up to twice the story's
@@ -151,14 +153,22 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	pairs := wordPairs(tt)
 	extra, extraParagraphs := 0, 0
 	mayBeStory := kind == kindOther && !sectionFront(base)
-	teased := map[*html.Node]bool{}
+	beside := map[*html.Node]bool{}
 	if mayBeStory && paragraphs >= minStoryParagraphs {
 		for _, c := range teaserCards(clean) {
-			teased[c] = true
+			beside[c] = true
+		}
+		for _, c := range collectElements(clean, func(c *html.Node) visit {
+			if isCommentSection(c) {
+				return take
+			}
+			return descend
+		}) {
+			beside[c] = true
 		}
 	}
 	for _, b := range proseBlocks(clean, 10) {
-		if len(teased) > 0 && inAny(b, teased) {
+		if len(beside) > 0 && inAny(b, beside) {
 			continue
 		}
 		if !pairs.holdHalf(wordTokens(textOf(b))) {

@@ -362,6 +362,7 @@ func TestAgreedReading(t *testing.T) {
 	for _, topic := range []string{"harbour", "school", "bridge", "market", "museum", "station"} {
 		cards += `<div class="item"><h3><a href="/` + topic + `">Plans for the ` + topic + ` take shape</a></h3><p>Residents of the old quarter met the architects on Tuesday to look at the first drawings for the new ` + topic + `, and most of them liked what they saw there.</p></div>`
 	}
+	thread := `<div id="comments">` + strings.Repeat(`<div class="comment"><p>I was at the meeting as well and I have to say that most of the people around me were worried about the cost of the plan, the roadworks and what happens to the buses in the meantime.</p></div>`, 10) + `</div>`
 	const (
 		page     = "https://news.example/artikel.php?id=123"
 		front    = "https://news.example/"
@@ -389,6 +390,8 @@ func TestAgreedReading(t *testing.T) {
 		{"a teaser's summary on a forum", shortStory, shortStory, links + shortStory + teaser + links, page, kindForum, false},
 		{"two summaries beside a story of short paragraphs", shortStory, shortStory, shortStory + teaser + teaser2, page, kindOther, false},
 		{"a stream of teaser cards beside a story", shortStory, shortStory, shortStory + cards, page, kindOther, true},
+		{"a long comment thread under a story", shortStory, shortStory, shortStory + thread, page, kindOther, true},
+		{"a thread's replies under its first post", shortStory, shortStory, shortStory + thread, page, kindForum, false},
 		{"teaser cards beside a story on a forum", shortStory, shortStory, shortStory + cards, page, kindForum, false},
 		// A shop's category: an introduction and the products' cards.
 		{"cards beside an introduction", para("transport") + para("finance"), para("transport") + para("finance"), para("transport") + para("finance") + cards, page, kindOther, false},
