@@ -505,7 +505,7 @@ func isLead(n *html.Node) bool {
 // are never pruned, and the reference must be substantial, so a
 // reference that missed most of the article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
-	refToks := wordTokens(ref)
+	refToks := compareTokens(ref)
 	if len(refToks) < 60 {
 		return
 	}
@@ -531,7 +531,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
 			return descend
 		}
-		toks := wordTokens(textOf(c))
+		toks := compareTokens(textOf(c))
 		if len(toks) == 1 && !refWords[toks[0]] {
 			return take // "Advert", "Tags", "Share"
 		}
@@ -622,6 +622,86 @@ func wordTokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
+}
+
+// compareTokens splits s into the tokens two texts are compared by: the
+// words of wordTokens, with their combining marks (the vowel signs of
+// Hindi and Thai, which wordTokens splits words at), except that a run of
+// a script written without spaces (unspacedRun: Chinese, Japanese, Thai)
+// becomes its overlapping pairs of characters. To wordTokens such a run
+// is a whole sentence or line, so one extractor joining two lines that
+// another keeps apart (at a <br>, or a paragraph's end with no space
+// before the next) left two readings of the same Chinese story sharing
+// half their "words".
+func compareTokens(s string) []string {
+	toks := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) && r != '_'
+	})
+	var out []string
+	for i, t := range toks {
+		if !hasUnspaced(t) {
+			if out != nil {
+				out = append(out, t)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, 2*len(toks)), toks[:i]...)
+		}
+		out = appendCharPairs(out, t)
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}
+
+// hasUnspaced reports whether t holds a character of a script written
+// without spaces.
+func hasUnspaced(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= utf8.RuneSelf {
+			for _, r := range t[i:] {
+				if unspacedRun(r) > 0 {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// appendCharPairs appends t's tokens to out: each run of unspaced-script
+// characters as its overlapping pairs (a lone character as itself), and
+// each run of other letters and digits whole.
+func appendCharPairs(out []string, t string) []string {
+	for t != "" {
+		r, n := utf8.DecodeRuneInString(t)
+		unspaced := unspacedRun(r) > 0
+		for n < len(t) {
+			r, size := utf8.DecodeRuneInString(t[n:])
+			if (unspacedRun(r) > 0) != unspaced {
+				break
+			}
+			n += size
+		}
+		run := t[:n]
+		t = t[n:]
+		if !unspaced || utf8.RuneCountInString(run) == 1 {
+			out = append(out, run)
+			continue
+		}
+		for i, r := range run {
+			next := i + utf8.RuneLen(r)
+			if next == len(run) {
+				break
+			}
+			_, size := utf8.DecodeRuneInString(run[next:])
+			out = append(out, run[i:next+size])
+		}
+	}
+	return out
 }
 
 // pairSet holds the pairs of adjacent words of a text. A block is part
@@ -731,8 +811,8 @@ func inComments(n, doc *html.Node) bool {
 	if b.Len() == 0 {
 		return false
 	}
-	toks := wordTokens(textOf(n))
-	return len(toks) > 0 && sharedTokens(toks, wordTokens(b.String()))*10 >= len(toks)*7
+	toks := compareTokens(textOf(n))
+	return len(toks) > 0 && sharedTokens(toks, compareTokens(b.String()))*10 >= len(toks)*7
 }
 
 // minArticleProse is the number of words in paragraphs outside the

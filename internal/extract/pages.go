@@ -67,14 +67,14 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 		return false
 	}
 	have := map[string]int{}
-	for _, t := range wordTokens(textOf(clean)) {
+	for _, t := range compareTokens(textOf(clean)) {
 		have[t]++
 	}
 	for _, cand := range []*html.Node{read, traf} {
 		if cand == nil {
 			continue
 		}
-		toks := wordTokens(textOf(cand))
+		toks := compareTokens(textOf(cand))
 		if len(toks) == 0 {
 			continue
 		}
@@ -132,7 +132,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	if read == nil || traf == nil || clean == nil {
 		return false
 	}
-	rt, tt := wordTokens(textOf(read)), wordTokens(textOf(traf))
+	rt, tt := compareTokens(textOf(read)), compareTokens(textOf(traf))
 	shared, most := sharedTokens(rt, tt), max(len(rt), len(tt))
 	if shared*5 < most*4 {
 		return false
@@ -171,7 +171,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 		if len(beside) > 0 && inAny(b, beside) {
 			continue
 		}
-		if !pairs.holdHalf(wordTokens(textOf(b))) {
+		if !pairs.holdHalf(compareTokens(textOf(b))) {
 			w := wordCount(b)
 			extra += w
 			if w >= 20 {
@@ -200,14 +200,14 @@ func storyAmidLines(read, traf *html.Node) bool {
 	if read == nil || traf == nil || len(proseBlocks(read, 20)) < minAgreedParagraphs {
 		return false
 	}
-	rt := wordTokens(textOf(read))
-	if sharedTokens(rt, wordTokens(textOf(traf)))*10 < len(rt)*9 {
+	rt := compareTokens(textOf(read))
+	if sharedTokens(rt, compareTokens(textOf(traf)))*10 < len(rt)*9 {
 		return false
 	}
 	pairs := wordPairs(rt)
 	extra := 0
 	for _, b := range leafBlocks(traf) {
-		if pairs.holdHalf(wordTokens(textOf(b))) {
+		if pairs.holdHalf(compareTokens(textOf(b))) {
 			continue
 		}
 		if isProse(b, 15) {

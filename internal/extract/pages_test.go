@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	nurl "net/url"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -534,4 +536,49 @@ func TestStorySlug(t *testing.T) {
 			t.Errorf("storySlug(%s) = %v, want %v", tc.url, got, tc.want)
 		}
 	}
+}
+
+// TestCompareTokens: runs of scripts written without spaces compare by
+// overlapping character pairs; other words as wordTokens splits them.
+func TestCompareTokens(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"Hello, World", []string{"hello", "world"}},
+		{"新竹尖石鄉", []string{"新竹", "竹尖", "尖石", "石鄉"}},
+		{"新", []string{"新"}},
+		{"Go言語で", []string{"go", "言語", "語で"}},
+		{"2019年8月", []string{"2019", "年", "8", "月"}},
+		{"新竹。尖石", []string{"新竹", "尖石"}},
+		{"กรุงเทพ", []string{"กร", "รุ", "ุง", "งเ", "เท", "ทพ"}},
+		{"नई दिल्ली", []string{"नई", "दिल्ली"}}, // vowel signs are marks
+		{"한국어 문장", []string{"한국어", "문장"}},       // Korean puts spaces between words
+	} {
+		if got := compareTokens(tc.s); !slices.Equal(got, tc.want) {
+			t.Errorf("compareTokens(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+	// The same lines, joined by one extractor and kept apart by the
+	// other, share all but the pair across the join.
+	a, b := compareTokens("记者从市教育局获悉\n今年我市新建三所中小学"), compareTokens("记者从市教育局获悉今年我市新建三所中小学")
+	if shared := sharedTokens(a, b); shared != len(a) {
+		t.Errorf("joined lines share %d of %d tokens", shared, len(a))
+	}
+}
+
+func FuzzCompareTokens(f *testing.F) {
+	f.Add("Hello 新竹尖石鄉 Go言語で 2019年 กรุงเทพ \xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		lower := strings.ToLower(s)
+		got := compareTokens(s)
+		for _, tok := range got {
+			if tok == "" || !strings.Contains(lower, tok) {
+				t.Fatalf("compareTokens(%q): token %q is not in the text", s, tok)
+			}
+		}
+		if !hasUnspaced(lower) && !strings.ContainsFunc(s, unicode.IsMark) && !slices.Equal(got, wordTokens(s)) {
+			t.Fatalf("compareTokens(%q) = %q, want wordTokens' %q", s, got, wordTokens(s))
+		}
+	})
 }

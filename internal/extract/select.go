@@ -173,7 +173,7 @@ func safetyNet(pick, traf *html.Node) bool {
 	if wt < minNetWords || candidateShape(pick) == "" || candidateShape(traf) != "" {
 		return false
 	}
-	pt, tt := wordTokens(textOf(pick)), wordTokens(textOf(traf))
+	pt, tt := compareTokens(textOf(pick)), compareTokens(textOf(traf))
 	shared := sharedTokens(pt, tt)
 	if wp*2 < wt && shared*2 < len(tt) {
 		return true
@@ -202,8 +202,8 @@ func teaserNet(pick, traf *html.Node) bool {
 	if pick == nil || traf == nil || words(traf) < minTeaserNetWords || teaserShaped(traf) || candidateShape(traf) != "" {
 		return false
 	}
-	tt := wordTokens(textOf(traf))
-	return sharedTokens(wordTokens(textOf(pick)), tt)*2 < len(tt)
+	tt := compareTokens(textOf(traf))
+	return sharedTokens(compareTokens(textOf(pick)), tt)*2 < len(tt)
 }
 
 const minTeaserNetWords = 25
