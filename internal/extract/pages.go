@@ -96,7 +96,8 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // agreedReading reports a page whose content the two article extractors
 // agree on and the cleaned page adds no prose to: readability's and
 // trafilatura's readings share four fifths of their words, trafilatura's
-// holds at least minAgreedParagraphs paragraphs of prose, and the
+// holds at least minAgreedParagraphs paragraphs of prose (storyParagraphs:
+// a block of lines parted by <br> counts each), and the
 // paragraphs of prose the cleaned page has beyond it hold fewer than
 // maxExtraProse words. What the cleaned page adds is then link lists,
 // dates and labels: the navigation, teaser columns and footer of a
@@ -141,9 +142,9 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 		return true
 	}
 	paragraphs, long := 0, 0
-	for _, b := range proseBlocks(traf, 20) {
+	for _, w := range storyParagraphs(traf) {
 		paragraphs++
-		if wordCount(b) >= minStoryParagraph {
+		if w >= minStoryParagraph {
 			long++
 		}
 	}
@@ -239,6 +240,48 @@ const (
 	minStoryParagraphs = 3
 	minStoryParagraph  = 40
 )
+
+// storyParagraphs returns the word counts of root's paragraphs of prose
+// (proseBlocks of 20 words). A block whose <br> line breaks part two or
+// more stretches of 20 words counts each stretch: older sites, and
+// trafilatura's reading of them, write a story as one block of lines.
+func storyParagraphs(root *html.Node) []int {
+	var out []int
+	for _, b := range proseBlocks(root, 20) {
+		n := len(out)
+		for _, w := range lineWords(b) {
+			if w >= 20 {
+				out = append(out, w)
+			}
+		}
+		if len(out)-n < 2 {
+			out = append(out[:n], wordCount(b))
+		}
+	}
+	return out
+}
+
+// lineWords returns the word counts of the stretches of n's text between
+// <br> elements.
+func lineWords(n *html.Node) []int {
+	counts := []int{0}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				counts[len(counts)-1] += countWords(c.Data)
+			case c.Type != html.ElementNode || dropAlways[c.DataAtom]:
+			case c.DataAtom == atom.Br:
+				counts = append(counts, 0)
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return counts
+}
 
 // proseBlocks returns the leaf blocks under root that read as prose
 // (isProse). A story's paragraph has 20 words or more; the cleaned page's

@@ -364,6 +364,12 @@ func TestAgreedReading(t *testing.T) {
 	for _, topic := range []string{"harbour", "school", "bridge", "market", "museum", "station"} {
 		cards += `<div class="item"><h3><a href="/` + topic + `">Plans for the ` + topic + ` take shape</a></h3><p>Residents of the old quarter met the architects on Tuesday to look at the first drawings for the new ` + topic + `, and most of them liked what they saw there.</p></div>`
 	}
+	zhStory := func(sep string) string {
+		return "<p>市交通委员会周一晚上开会，经过长时间讨论后同意新的公交计划应在暑假前实施，几位委员要求秋天再审议一次" + sep +
+			"市长承诺在下次会议之前公布全部数字，并邀请居民在网上提出意见，附近学校的家长也表示支持这个计划" + sep +
+			"新的线路将连接老城区和港口，早晚高峰每十分钟一班，周末的班次也会增加，票价暂时保持不变</p>"
+	}
+	brStory := "<p>" + strings.NewReplacer("<p>", "", "</p>", "<br><br>").Replace(para("transport")+para("finance")+para("planning")) + "</p>"
 	thread := `<div id="comments">` + strings.Repeat(`<div class="comment"><p>I was at the meeting as well and I have to say that most of the people around me were worried about the cost of the plan, the roadworks and what happens to the buses in the meantime.</p></div>`, 10) + `</div>`
 	const (
 		page     = "https://news.example/artikel.php?id=123"
@@ -397,6 +403,10 @@ func TestAgreedReading(t *testing.T) {
 		{"teaser cards beside a story on a forum", shortStory, shortStory, shortStory + cards, page, kindForum, false},
 		// A shop's category: an introduction and the products' cards.
 		{"cards beside an introduction", para("transport") + para("finance"), para("transport") + para("finance"), para("transport") + para("finance") + cards, page, kindOther, false},
+		// Trafilatura joins lines readability keeps apart; a Chinese
+		// line is one wordTokens "word".
+		{"a Chinese story read with its lines joined", zhStory("</p><p>"), zhStory("<br>"), links + zhStory("</p><p>") + links, page, kindOther, true},
+		{"a story written as one block of lines", brStory, brStory, links + brStory + links, page, kindOther, true},
 		{"a short item at a headline's address", para("transport"), para("transport"), para("transport") + prose + links, headline, kindOther, true},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
