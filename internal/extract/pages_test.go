@@ -370,6 +370,7 @@ func TestAgreedReading(t *testing.T) {
 			"新的线路将连接老城区和港口，早晚高峰每十分钟一班，周末的班次也会增加，票价暂时保持不变</p>"
 	}
 	brStory := "<p>" + strings.NewReplacer("<p>", "", "</p>", "<br><br>").Replace(para("transport")+para("finance")+para("planning")) + "</p>"
+	standfirst := "<h1>Council agrees new transport plan</h1><p>The vote came after months of debate.</p><p>By Anna Berg, 3 March 2021</p>"
 	thread := `<div id="comments">` + strings.Repeat(`<div class="comment"><p>I was at the meeting as well and I have to say that most of the people around me were worried about the cost of the plan, the roadworks and what happens to the buses in the meantime.</p></div>`, 10) + `</div>`
 	const (
 		page     = "https://news.example/artikel.php?id=123"
@@ -408,6 +409,11 @@ func TestAgreedReading(t *testing.T) {
 		{"a Chinese story read with its lines joined", zhStory("</p><p>"), zhStory("<br>"), links + zhStory("</p><p>") + links, page, kindOther, true},
 		{"a story written as one block of lines", brStory, brStory, links + brStory + links, page, kindOther, true},
 		{"a short item at a headline's address", para("transport"), para("transport"), para("transport") + prose + links, headline, kindOther, true},
+		// Trafilatura's reading adds the standfirst, the byline and an
+		// author box: readability's story is inside it.
+		{"readability's story inside trafilatura's at a headline's address", story, standfirst + story + prose, links + standfirst + story + prose + links + prose, headline, kindOther, true},
+		{"the same elsewhere", story, standfirst + story + prose, links + standfirst + story + prose + links + prose, page, kindOther, false},
+		{"a line inside trafilatura's reading at a headline's address", para("transport"), standfirst + para("transport") + prose, links + standfirst + para("transport") + prose + prose, headline, kindOther, false},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
