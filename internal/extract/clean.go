@@ -35,6 +35,13 @@ var boilerWords = wordSet(`nav navbar navigation menu menubar breadcrumb breadcr
 	piedipagina briciole pubblicita condividi
 	voettekst zijbalk kruimelpad advertentie`)
 
+// skipWords name skip links, which hold at most maxSkipLinkWords words
+// (a list of a few: "Skip to content", "Skip to navigation", "Skip to
+// footer").
+var skipWords = wordSet(`skip skiplink`)
+
+const maxSkipLinkWords = 20
+
 // keepWords mark containers that are the content itself (alone or with a
 // plural s), protecting them from boilerWords elsewhere in their class
 // list ("content sidebar-left").
@@ -104,6 +111,12 @@ func looksBoiler(n *html.Node) bool {
 				// "elementor-widget-container" hold the text itself.
 				// The widget's kind still counts
 				// ("elementor-widget-nav-menu").
+				continue
+			}
+			if skipWords[w] && wordCountOver(n, maxSkipLinkWords) {
+				// A skip link is a line ("Skip to content"); a block
+				// of prose named so is a section a table of contents
+				// jumps to ("skip-item").
 				continue
 			}
 			boiler = boiler || boilerWords[w] || boilerCompound(w)

@@ -93,6 +93,27 @@ func TestFurnitureNames(t *testing.T) {
 	}
 }
 
+// TestSkipSections: "skip" names a skip link, a line; sections a table of
+// contents jumps to are named so too ("skip-item"), and hold the story.
+func TestSkipSections(t *testing.T) {
+	var sections strings.Builder
+	for _, topic := range []string{"What is a mesh network", "How does it work", "How to set it up"} {
+		sections.WriteString(`<div class="skip-item" id="` + topic + `"><h2>` + topic + `?</h2><p>` +
+			strings.Repeat("A mesh system spreads one wireless network over the whole house with several units. ", 5) + `</p></div>`)
+	}
+	page := `<html><body><a class="skip-link" href="#main">Skip to content</a><nav><a href="/">Home</a></nav><main id="main"><h1>What is mesh WiFi?</h1>` +
+		sections.String() + `</main></body></html>`
+	clean := renderText(cleanedPage(parsePage(t, page)))
+	for _, want := range []string{"What is a mesh network?", "How to set it up?"} {
+		if !strings.Contains(clean, want) {
+			t.Errorf("cleaned page lost the section %q:\n%s", want, clean)
+		}
+	}
+	if strings.Contains(clean, "Skip to content") {
+		t.Errorf("cleaned page kept the skip link:\n%s", clean)
+	}
+}
+
 // TestCleanedPageKeepsResults: a listing inside a "search-results"
 // container and a card clipped with "overflow-hidden" are content.
 func TestCleanedPageKeepsResults(t *testing.T) {
