@@ -94,7 +94,7 @@ func looksBoiler(n *html.Node) bool {
 	if id != "" {
 		names = append(names, id)
 	}
-	boiler := false
+	boiler, builder := false, pageBuilt(names)
 	for _, name := range names {
 		ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
 		if layoutName(ws) {
@@ -104,13 +104,7 @@ func looksBoiler(n *html.Node) bool {
 			if keepWords[w] || keepWords[strings.TrimSuffix(w, "s")] {
 				return false
 			}
-			if w == "widget" && ws[0] == "elementor" {
-				// Elementor, the page builder of a large share of
-				// WordPress sites, calls every element of a page a
-				// widget: "elementor-widget-text-editor" and its inner
-				// "elementor-widget-container" hold the text itself.
-				// The widget's kind still counts
-				// ("elementor-widget-nav-menu").
+			if builder && strings.HasSuffix(strings.TrimSuffix(w, "s"), "widget") {
 				continue
 			}
 			if skipWords[w] && wordCountOver(n, maxSkipLinkWords) {
@@ -124,6 +118,27 @@ func looksBoiler(n *html.Node) bool {
 	}
 	return boiler
 }
+
+// pageBuilt reports the class names of a block of a page builder that
+// calls every element of a page a widget, the builders of a large share
+// of WordPress sites: Elementor ("elementor-widget-text-editor" and its
+// inner "elementor-widget-container" hold the text itself) and SiteOrigin
+// ("so-panel widget widget_sow-editor", "panel-widget-style",
+// "siteorigin-widget-tinymce textwidget"). Their widgets' kinds still
+// count ("elementor-widget-nav-menu", "widget_nav_menu").
+func pageBuilt(names []string) bool {
+	for _, name := range names {
+		name = strings.ToLower(name)
+		for _, prefix := range builderPrefixes {
+			if strings.HasPrefix(name, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var builderPrefixes = []string{"elementor", "so-panel", "so-widget", "siteorigin-widget", "panel-widget-style"}
 
 // removeNode detaches n from its parent.
 func removeNode(n *html.Node) {

@@ -66,6 +66,11 @@ func TestFurnitureNames(t *testing.T) {
 		{"elementor-element elementor-widget elementor-widget-text-editor", false},
 		{"elementor-widget elementor-widget-nav-menu", true},
 		{"widget widget_recent_entries", true},
+		// So does SiteOrigin's.
+		{"so-panel widget widget_sow-editor panel-first-child", false},
+		{"hypercore-imported-contentblock panel-widget-style panel-widget-style-for-610-0-0-0", false},
+		{"siteorigin-widget-tinymce textwidget", false},
+		{"so-panel widget widget_nav_menu", true},
 		// Templates name their furniture in the site's language too.
 		{"pied-de-page", true},
 		{"fil-ariane", true},
