@@ -152,9 +152,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	}
 	// Readability copies the page's own markup (code classes, nested
 	// lists, tables, links) where trafilatura rebuilds a simplified tree,
-	// so when both found about the same text the readability copy wins.
+	// so when both found about the same text the readability copy wins;
+	// so it does at a headline's address when trafilatura's story lies
+	// inside it (agreedReading).
 	pick := traf
-	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 || storyAmidLines(read, traf) {
+	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 || storyAmidLines(read, traf) || kind == kindOther && storySlug(base) && readingWithin(traf, read) {
 		pick = read
 		if read == nil {
 			pick = clean

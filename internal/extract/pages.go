@@ -111,10 +111,15 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 //   - At a headline's address (storySlug, never a site's front) the two
 //     readings' agreement is enough: news and blog software makes the
 //     address from the title, and a short news item has no paragraphs to
-//     count. Nor need they agree there when readability's story
-//     (minNetWords or more) lies inside trafilatura's reading, which adds
-//     the standfirst, the byline or the author box (undeclared AEB 0.9662
-//     to 0.9673, WCXB-dev articles 0.9498 to 0.9501).
+//     count. Nor need they agree there when one reading's story lies
+//     inside the other's (within): trafilatura's adds the standfirst, the
+//     byline or the author box to readability's (undeclared AEB 0.9662
+//     to 0.9673, WCXB-dev articles 0.9498 to 0.9501), or readability's
+//     adds a box of related reading to trafilatura's, when it holds half
+//     the cleaned page (mainContent then keeps readability's; undeclared
+//     AEB 0.9673 to 0.9694, WCXB-dev articles 0.9521 to 0.9528, as
+//     published WCXB-dev 0.8704 to 0.8706). A recipe's introduction is a
+//     small part of its page.
 //   - Elsewhere, unless the page is the front of a site or a section, the
 //     prose beside the story may be up to a fifth of its length: one
 //     teaser's summary or a short author note beside a news story of
@@ -145,8 +150,10 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	}
 	rt, tt := compareTokens(textOf(read)), compareTokens(textOf(traf))
 	shared, most := sharedTokens(rt, tt), max(len(rt), len(tt))
-	if kind == kindOther && storySlug(base) && shared*10 >= len(rt)*9 && len(rt) >= minNetWords {
-		return true
+	if kind == kindOther && storySlug(base) {
+		if within(rt, shared) || within(tt, shared) && wordCount(read)*2 >= wordCount(clean) {
+			return true
+		}
 	}
 	if shared*5 < most*4 {
 		return false
@@ -197,6 +204,23 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 		return true
 	}
 	return mayBeStory && shared*10 >= most*9 && long >= minStoryParagraphs && extraParagraphs < 2*len(tt)
+}
+
+// within reports that a reading of tokens a, sharing shared tokens with
+// another, holds a story (minNetWords) that lies inside the other: nine
+// tenths of its tokens are shared.
+func within(a []string, shared int) bool {
+	return len(a) >= minNetWords && shared*10 >= len(a)*9
+}
+
+// readingWithin reports that reading a (minNetWords or more) lies inside
+// reading b.
+func readingWithin(a, b *html.Node) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	at := compareTokens(textOf(a))
+	return within(at, sharedTokens(at, compareTokens(textOf(b))))
 }
 
 // storyAmidLines reports a reading of trafilatura's that holds

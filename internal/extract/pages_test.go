@@ -439,6 +439,11 @@ func TestAgreedReading(t *testing.T) {
 		// author box: readability's story is inside it.
 		{"readability's story inside trafilatura's at a headline's address", story, standfirst + story + prose, links + standfirst + story + prose + links + prose, headline, kindOther, true},
 		{"the same elsewhere", story, standfirst + story + prose, links + standfirst + story + prose + links + prose, page, kindOther, false},
+		// Readability's block adds a box of related reading and
+		// holds most of the cleaned page.
+		{"trafilatura's story inside readability's at a headline's address", story + prose + prose, story, links + story + prose + prose, headline, kindOther, true},
+		// A recipe's introduction, in a page of ingredients and steps.
+		{"trafilatura's story inside readability's, the page much more", story + prose, story, story + prose + strings.Repeat(prose, 8), headline, kindOther, false},
 		{"a line inside trafilatura's reading at a headline's address", para("transport"), standfirst + para("transport") + prose, links + standfirst + para("transport") + prose + prose, headline, kindOther, false},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
@@ -447,6 +452,29 @@ func TestAgreedReading(t *testing.T) {
 			got := agreedReading(tc.kind, base, parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean))
 			if got != tc.want {
 				t.Errorf("agreedReading = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadingWithin: a reading lies inside another when it holds a story
+// and nearly all its words are the other's.
+func TestReadingWithin(t *testing.T) {
+	story := "<p>" + strings.Repeat("The committee met on Monday evening and agreed that the plan should go ahead. ", 5) + "</p>"
+	related := "<p>Related: the new pool opens on Saturday, and the bus fares rise again next year after a long row over the costs.</p>"
+	for _, tc := range []struct {
+		name string
+		a, b string
+		want bool
+	}{
+		{"a story inside a longer reading", story, "<h1>Council agrees</h1>" + story + related, true},
+		{"the same reading", story, story, true},
+		{"a line is no story", "<p>The committee met on Monday.</p>", story, false},
+		{"a story beside another", story + related, story, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := readingWithin(parseFragment(t, tc.a), parseFragment(t, tc.b)); got != tc.want {
+				t.Errorf("readingWithin = %v, want %v", got, tc.want)
 			}
 		})
 	}
