@@ -144,7 +144,17 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// page adds to it is links and labels, or the page may be a story
 	// and its address or the story's length says it is one
 	// (agreedReading).
-	if kind != kindArticle && (wt*10 < wc*7 && !agreedReading(kind, base, read, traf, clean) || elsewhere(read, traf, clean, wc)) {
+	//
+	// A declared article comes here when readability's block is under a
+	// fifth of the cleaned page. When trafilatura's reading is too and
+	// the two do not agree on a story, neither found the article: they
+	// read the introduction of a recipe or a listicle, whose steps or
+	// entries are the rest of the page (WCXB-dev 0.8706 to 0.8714; a
+	// short news story both read stays theirs, whatever teasers surround
+	// it).
+	narrowArticle := kind == kindArticle && wr*5 < wc && wt*5 < wc
+	if kind != kindArticle && (wt*10 < wc*7 && !agreedReading(kind, base, read, traf, clean) || elsewhere(read, traf, clean, wc)) ||
+		narrowArticle && !agreedReading(kind, base, read, traf, clean) {
 		if kind != kindForum {
 			dropLabelLines(clean)
 		}

@@ -106,6 +106,9 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // page that declares no article is the common case; there the cleaned
 // page doubled the story with the site's chrome.
 //
+// A declared article is a story: there the two readings' agreement, or
+// one lying inside the other (below), is enough.
+//
 // A page that declares nothing (kindOther) needs less when it may be a
 // story:
 //   - At a headline's address (storySlug, never a site's front) the two
@@ -150,15 +153,14 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	}
 	rt, tt := compareTokens(textOf(read)), compareTokens(textOf(traf))
 	shared, most := sharedTokens(rt, tt), max(len(rt), len(tt))
-	if kind == kindOther && storySlug(base) {
-		if within(rt, shared) || within(tt, shared) && wordCount(read)*2 >= wordCount(clean) {
-			return true
-		}
+	story := kind == kindArticle || kind == kindOther && storySlug(base)
+	if story && (within(rt, shared) || within(tt, shared) && wordCount(read)*2 >= wordCount(clean)) {
+		return true
 	}
 	if shared*5 < most*4 {
 		return false
 	}
-	if kind == kindOther && storySlug(base) {
+	if story {
 		return true
 	}
 	paragraphs, long := 0, 0

@@ -444,6 +444,9 @@ func TestAgreedReading(t *testing.T) {
 		{"trafilatura's story inside readability's at a headline's address", story + prose + prose, story, links + story + prose + prose, headline, kindOther, true},
 		// A recipe's introduction, in a page of ingredients and steps.
 		{"trafilatura's story inside readability's, the page much more", story + prose, story, story + prose + strings.Repeat(prose, 8), headline, kindOther, false},
+		// A declared article is a story.
+		{"a declared article's story amid teasers", story, story, links + story + strings.Repeat(prose, 10) + links, page, kindArticle, true},
+		{"a declared article's readings disagree", story + prose, para("transport") + thread, story + prose + thread, page, kindArticle, false},
 		{"a line inside trafilatura's reading at a headline's address", para("transport"), standfirst + para("transport") + prose, links + standfirst + para("transport") + prose + prose, headline, kindOther, false},
 		{"the extractors disagree at a headline's address", para("transport"), prose, para("transport") + prose, headline, kindOther, false},
 	} {
