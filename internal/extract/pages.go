@@ -99,12 +99,13 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 // holds at least minAgreedParagraphs paragraphs of prose (storyParagraphs:
 // a block of lines parted by <br> counts each), and the paragraphs of
 // prose the cleaned page has beyond it hold fewer than maxExtraProse
-// words. What the cleaned page adds is then link lists,
-// dates and labels: the navigation, teaser columns and footer of a
-// template that names its furniture in words the cleaner does not know
-// ("hauptnavigation", "rechte-spalte", "fuss"). An older news or blog
-// page that declares no article is the common case; there the cleaned
-// page doubled the story with the site's chrome.
+// words. What the cleaned page adds is then link lists, dates and labels:
+// the navigation, teaser columns and footer of a template that names its
+// furniture in words the cleaner does not know ("hauptnavigation",
+// "rechte-spalte", "fuss"). An older news or blog page that declares no
+// article is the common case; there the cleaned page doubled the story
+// with the site's chrome. Words are compared as compareTokens splits
+// them.
 //
 // A declared article is a story: there the two readings' agreement, or
 // one lying inside the other (below), is enough.
@@ -143,10 +144,9 @@ func elsewhere(read, traf, clean *html.Node, wc int) bool {
 //     comments around a story whose page declares nothing.
 //
 // The declared sets score as before with each of these, but for one
-// listing (storyExtraShare). Forums and shops
-// keep the stricter rule: a thread's other posts and a product's
-// description are such prose; so do home pages, where both extractors may
-// read the featured story.
+// listing (storyExtraShare). Forums and shops keep the stricter rule: a
+// thread's other posts and a product's description are such prose; so do
+// home pages, where both extractors may read the featured story.
 func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) bool {
 	if read == nil || traf == nil || clean == nil {
 		return false
