@@ -127,10 +127,21 @@ func dedupeEchoes(root, page *html.Node) {
 
 // tokenHashes appends to hs a hash of each token of s, the tokens as
 // wordTokens splits them (runs of letters, digits and _, lower-cased),
-// without building the strings.
+// without building the strings; a character of Chinese, Japanese or Thai
+// (unspacedRun) is a token of its own.
 func tokenHashes(s string, hs []uint64) []uint64 {
 	h, in := uint64(fnvOffset), false
 	for _, r := range s {
+		if r >= 0x0e00 && unspacedRun(r) > 0 {
+			// A script written without spaces: each character is a
+			// token, as a line of it is no word.
+			if in {
+				hs = append(hs, h)
+				h, in = fnvOffset, false
+			}
+			hs = append(hs, (fnvOffset^uint64(r))*fnvPrime)
+			continue
+		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
 			h = (h ^ uint64(unicode.ToLower(r))) * fnvPrime
 			in = true

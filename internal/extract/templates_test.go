@@ -347,6 +347,19 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"当前位置", "浏览次数", "上一篇", "相关新闻", "热点排行", "版权所有"},
 		},
 		{
+			// An undeclared Japanese story written as lines: trafilatura
+			// gives them twice, as the block of lines and again as
+			// paragraphs, and a Japanese line is no word to compare.
+			file: "news-ja-lines.html",
+			url:  "http://www.minato.example/news/12345",
+			with: []string{
+				"市交通局は9日、来年4月から市営バスの深夜便を現在の2倍に増やすと発表した。",
+				"地域の説明会で意見を聞くとしている。",
+			},
+			once:    "増発に必要な運転手は40人ほどで",
+			without: []string{"ニュース", "アクセスランキング", "桜の開花", "会社案内", "Copyright"},
+		},
+		{
 			file: "news-ru.html",
 			url:  "http://www.vvnews.example/news/city/45123/",
 			with: []string{
