@@ -195,8 +195,9 @@ func TestTidyArticle(t *testing.T) {
 			html: story + `<p>Related: <a href="/x">Council members clash over the harbour plan</a></p><p>READ MORE: <a href="/y">Budget explained in five charts</a></p>` +
 				`<p>(Leggi anche: <a href="/z">Il consiglio approva il bilancio</a>)</p><p>► Lesen Sie auch: <a href="/w">Stadtrat streitet über den Haushalt</a></p>` + story +
 				`<p>Baca juga: <a href="/b">Pemerintah siapkan operasi pasar</a></p><p>اقرأ أيضا: <a href="/a">خطة وطنية لترشيد المياه</a></p><p>相关阅读：<a href="/c">我市中小学招生政策出台</a></p>` +
-				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story,
-			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy"},
+				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story +
+				`<p>यह भी पढ़ें: <a href="/h">नगर निगम ने बजट पास किया</a></p><p>بیشتر بخوانید: <a href="/f">بودجه شهرداری تصویب شد</a></p><p>Читайте також: <a href="/u">Міська рада ухвалила бюджет</a></p>` + story,
+			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy", "नगर निगम", "بودجه شهرداری", "Міська рада"},
 			kept: []string{"The council approved"},
 		},
 		{
@@ -258,8 +259,9 @@ func TestTidyArticle(t *testing.T) {
 			name: "ad slot labels in several languages",
 			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
 				story + `<p>Article Continues Below</p>` + story + `<p>Weiter nach der Anzeige</p><p>La suite après la publicité</p>` + story +
-				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story + `<p>SCROLL TO CONTINUE WITH CONTENT</p>` + story,
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan", "SCROLL TO CONTINUE"},
+				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story + `<p>SCROLL TO CONTINUE WITH CONTENT</p>` + story +
+				`<p>विज्ञापन</p>` + story, // its vowel signs are marks, within the word
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan", "SCROLL TO CONTINUE", "विज्ञापन"},
 			kept: []string{"The council approved"},
 		},
 		{

@@ -629,26 +629,25 @@ func namedContainer(n, root *html.Node) *html.Node {
 	return nil
 }
 
-// wordTokens splits s into lower-cased runs of letters and digits.
+// wordTokens splits s into lower-cased runs of letters, digits and the
+// combining marks among them: the vowel signs and viramas of Hindi and
+// the other Indic scripts, and of Thai, are marks, and splitting at them
+// left "विज्ञापन" (advertisement) no word of any vocabulary.
 func wordTokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && (r < 0x300 || !unicode.IsMark(r))
 	})
 }
 
 // compareTokens splits s into the tokens two texts are compared by: the
-// words of wordTokens, with their combining marks (the vowel signs of
-// Hindi and Thai, which wordTokens splits words at), except that a run of
-// a script written without spaces (unspacedRun: Chinese, Japanese, Thai)
-// becomes its overlapping pairs of characters. To wordTokens such a run
-// is a whole sentence or line, so one extractor joining two lines that
-// another keeps apart (at a <br>, or a paragraph's end with no space
-// before the next) left two readings of the same Chinese story sharing
-// half their "words".
+// words of wordTokens, except that a run of a script written without
+// spaces (unspacedRun: Chinese, Japanese, Thai) becomes its overlapping
+// pairs of characters. To wordTokens such a run is a whole sentence or
+// line, so one extractor joining two lines that another keeps apart (at
+// a <br>, or a paragraph's end with no space before the next) left two
+// readings of the same Chinese story sharing half their "words".
 func compareTokens(s string) []string {
-	toks := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) && r != '_'
-	})
+	toks := wordTokens(s)
 	var out []string
 	for i, t := range toks {
 		if !hasUnspaced(t) {

@@ -126,7 +126,8 @@ func dedupeEchoes(root, page *html.Node) {
 }
 
 // tokenHashes appends to hs a hash of each token of s, the tokens as
-// wordTokens splits them (runs of letters, digits and _, lower-cased),
+// wordTokens splits them (runs of letters, digits, marks and _,
+// lower-cased),
 // without building the strings; a character of Chinese, Japanese or Thai
 // (unspacedRun) is a token of its own.
 func tokenHashes(s string, hs []uint64) []uint64 {
@@ -142,7 +143,7 @@ func tokenHashes(s string, hs []uint64) []uint64 {
 			hs = append(hs, (fnvOffset^uint64(r))*fnvPrime)
 			continue
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r >= 0x300 && unicode.IsMark(r) {
 			h = (h ^ uint64(unicode.ToLower(r))) * fnvPrime
 			in = true
 			continue
