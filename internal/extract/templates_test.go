@@ -110,7 +110,12 @@ import (
 //   - news-vi: a Vietnamese story whose lead is a paragraph named
 //     "description" above the <article> that holds the body (trafilatura
 //     reads the body alone), with reader comments in a "box-comment",
-//     tags, share links and related stories.
+//     tags, share links and related stories;
+//   - news-ja-lines: a Japanese paper's story that declares nothing,
+//     written as <br> lines, with related stories, a ranking and a footer;
+//   - news-hi: a Hindi paper's story with its ad label ("विज्ञापन"), a
+//     "यह भी पढ़ें" (read also) line, tags, related stories and a "most
+//     read" column.
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -358,6 +363,16 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			once:    "増発に必要な運転手は40人ほどで",
 			without: []string{"ニュース", "アクセスランキング", "桜の開花", "会社案内", "Copyright"},
+		},
+		{
+			// A Hindi story: its ad label and its "read also" line.
+			file: "news-hi.html",
+			url:  "https://www.nagarsamachar.example/shahar/story/45678",
+			with: []string{
+				"नगर निगम ने सोमवार को घोषणा की कि अगले महीने से शहर में तीन नई इलेक्ट्रिक बस लाइनें शुरू की जाएंगी।",
+				"चार्जिंग स्टेशनों की संख्या बढ़ाने की जरूरत पर भी जोर दिया।",
+			},
+			without: []string{"विज्ञापन", "यह भी पढ़ें", "मेट्रो का किराया", "टैग", "संबंधित खबरें", "सबसे ज्यादा", "सर्वाधिकार"},
 		},
 		{
 			file: "news-ru.html",
