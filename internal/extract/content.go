@@ -810,12 +810,7 @@ func commentSections(doc *html.Node, minProse int, outweigh bool) bool {
 // of the page's comment sections.
 func inComments(n, doc *html.Node) bool {
 	var b strings.Builder
-	for _, c := range collectElements(doc, func(c *html.Node) visit {
-		if isCommentSection(c) {
-			return take
-		}
-		return descend
-	}) {
+	for _, c := range commentBoxes(doc) {
 		b.WriteString(textOf(c))
 		b.WriteByte(' ')
 	}
@@ -824,6 +819,17 @@ func inComments(n, doc *html.Node) bool {
 	}
 	toks := compareTokens(textOf(n))
 	return len(toks) > 0 && sharedTokens(toks, compareTokens(b.String()))*10 >= len(toks)*7
+}
+
+// commentBoxes returns the outermost comment sections under root
+// (isCommentSection).
+func commentBoxes(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if isCommentSection(c) {
+			return take
+		}
+		return descend
+	})
 }
 
 // minArticleProse is the number of words in paragraphs outside the

@@ -178,15 +178,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	mayBeStory := kind == kindOther && !sectionFront(base)
 	beside := map[*html.Node]bool{}
 	if mayBeStory && paragraphs >= minStoryParagraphs {
-		for _, c := range teaserCards(clean) {
-			beside[c] = true
-		}
-		for _, c := range collectElements(clean, func(c *html.Node) visit {
-			if isCommentSection(c) {
-				return take
-			}
-			return descend
-		}) {
+		for _, c := range append(teaserCards(clean), commentBoxes(clean)...) {
 			beside[c] = true
 		}
 	}
