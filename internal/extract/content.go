@@ -138,23 +138,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		dedupeRuns(traf)
 	}
 	wt := words(traf)
-	// The cleaned page has already lost the chrome an article extractor
-	// would drop, so trafilatura should keep most of it, not a part;
-	// unless both extractors read the same story and all the cleaned
-	// page adds to it is links and labels, or the page may be a story
-	// and its address or the story's length says it is one
-	// (agreedReading).
-	//
-	// A declared article comes here when readability's block is under a
-	// fifth of the cleaned page. When trafilatura's reading is too and
-	// the two do not agree on a story, neither found the article: they
-	// read the introduction of a recipe or a listicle, whose steps or
-	// entries are the rest of the page (WCXB-dev 0.8706 to 0.8714; a
-	// short news story both read stays theirs, whatever teasers surround
-	// it).
-	narrowArticle := kind == kindArticle && wr*5 < wc && wt*5 < wc
-	if kind != kindArticle && (wt*10 < wc*7 && !agreedReading(kind, base, read, traf, clean) || elsewhere(read, traf, clean, wc)) ||
-		narrowArticle && !agreedReading(kind, base, read, traf, clean) {
+	if cleanedWins(kind, base, read, traf, clean, wc) {
 		if kind != kindForum {
 			dropLabelLines(clean)
 		}
@@ -205,6 +189,31 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		dropLayoutLinkCells(pick)
 	}
 	return pick
+}
+
+// cleanedWins reports whether the cleaned page (wc words) is the answer
+// rather than readability's or trafilatura's reading.
+//
+// The cleaned page has already lost the chrome an article extractor
+// would drop, so on a page not declared as an article trafilatura should
+// keep most of it, not a part; unless both extractors read the same story
+// and all the cleaned page adds to it is links and labels, or the page
+// may be a story and its address or the story's length says it is one
+// (agreedReading). The cleaned page also wins when both readings lie
+// outside it (elsewhere).
+//
+// A declared article comes here when readability's block is under a
+// fifth of the cleaned page. When trafilatura's reading is too and the
+// two do not agree on a story, neither found the article: they read the
+// introduction of a recipe or a listicle, whose steps or entries are the
+// rest of the page (WCXB-dev 0.8706 to 0.8714; a short news story both
+// read stays theirs, whatever teasers surround it).
+func cleanedWins(kind pageKind, base *nurl.URL, read, traf, clean *html.Node, wc int) bool {
+	wr, wt := words(read), words(traf)
+	if kind == kindArticle {
+		return wr*5 < wc && wt*5 < wc && !agreedReading(kind, base, read, traf, clean)
+	}
+	return wt*10 < wc*7 && !agreedReading(kind, base, read, traf, clean) || elsewhere(read, traf, clean, wc)
 }
 
 // Pages past these sizes (counted after scripts, styles and SVG are gone)

@@ -459,6 +459,40 @@ func TestAgreedReading(t *testing.T) {
 	}
 }
 
+// TestCleanedWins: on a declared article the cleaned page wins only when
+// both readings are small parts of it and do not agree on a story.
+func TestCleanedWins(t *testing.T) {
+	para := func(topic string) string {
+		return "<p>The " + topic + " committee met on Monday evening and agreed after a long debate that the new plan should go ahead before the summer holidays.</p>"
+	}
+	intro := para("baking") + para("bread")
+	var steps strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&steps, "<li>Step %d: fold the dough again, cover the bowl and leave it to rest for another half hour in a warm place.</li>", i+1)
+	}
+	recipe := intro + "<ol>" + steps.String() + "</ol>"
+	page := "https://bakery.example/recipes/bread.html"
+	for _, tc := range []struct {
+		name              string
+		kind              pageKind
+		read, traf, clean string
+		want              bool
+	}{
+		{"both read a recipe's introduction, differently", kindArticle, intro, para("baking") + "<p>Print this recipe and save it for later.</p>", recipe, true},
+		{"both read the same short story amid teasers", kindArticle, intro, intro, recipe, false},
+		{"readability's block is a fifth of the page", kindArticle, intro + para("oven") + para("flour"), para("baking"), intro + para("oven") + para("flour") + para("salt") + para("water") + para("yeast") + para("crust") + para("crumb") + para("starter"), false},
+		{"an undeclared page whose readings keep a part", kindOther, intro, para("baking") + "<p>Print this recipe and save it for later.</p>", recipe, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, _ := nurl.Parse(page)
+			clean := parseFragment(t, tc.clean)
+			if got := cleanedWins(tc.kind, base, parseFragment(t, tc.read), parseFragment(t, tc.traf), clean, words(clean)); got != tc.want {
+				t.Errorf("cleanedWins = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestReadingWithin: a reading lies inside another when it holds a story
 // and nearly all its words are the other's.
 func TestReadingWithin(t *testing.T) {
