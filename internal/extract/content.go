@@ -138,7 +138,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		dedupeRuns(traf)
 	}
 	wt := words(traf)
-	if cleanedWins(kind, base, read, traf, clean, wc) {
+	if cleanedWins(kind, base, read, traf, clean, wr, wt, wc) {
 		if kind != kindForum {
 			dropLabelLines(clean)
 		}
@@ -192,7 +192,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 }
 
 // cleanedWins reports whether the cleaned page (wc words) is the answer
-// rather than readability's or trafilatura's reading.
+// rather than readability's (wr words) or trafilatura's (wt) reading.
 //
 // The cleaned page has already lost the chrome an article extractor
 // would drop, so on a page not declared as an article trafilatura should
@@ -208,8 +208,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 // introduction of a recipe or a listicle, whose steps or entries are the
 // rest of the page (WCXB-dev 0.8706 to 0.8714; a short news story both
 // read stays theirs, whatever teasers surround it).
-func cleanedWins(kind pageKind, base *nurl.URL, read, traf, clean *html.Node, wc int) bool {
-	wr, wt := words(read), words(traf)
+func cleanedWins(kind pageKind, base *nurl.URL, read, traf, clean *html.Node, wr, wt, wc int) bool {
 	if kind == kindArticle {
 		return wr*5 < wc && wt*5 < wc && !agreedReading(kind, base, read, traf, clean)
 	}
@@ -638,14 +637,18 @@ func namedContainer(n, root *html.Node) *html.Node {
 	return nil
 }
 
-// wordTokens splits s into lower-cased runs of letters, digits and the
-// combining marks among them: the vowel signs and viramas of Hindi and
-// the other Indic scripts, and of Thai, are marks, and splitting at them
-// left "विज्ञापन" (advertisement) no word of any vocabulary.
+// wordTokens splits s into lower-cased runs of wordRune.
 func wordTokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && (r < 0x300 || !unicode.IsMark(r))
-	})
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
+}
+
+// wordRune reports a character of a word: a letter, a digit, "_" or a
+// combining mark. The vowel signs and viramas of Hindi and the other
+// Indic scripts, and of Thai, are marks; split at them, "विज्ञापन"
+// (advertisement) was no word of any vocabulary. (No mark precedes
+// U+0300, so ASCII punctuation skips the table.)
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r >= 0x300 && unicode.IsMark(r)
 }
 
 // compareTokens splits s into the tokens two texts are compared by: the

@@ -126,14 +126,13 @@ func dedupeEchoes(root, page *html.Node) {
 }
 
 // tokenHashes appends to hs a hash of each token of s, the tokens as
-// wordTokens splits them (runs of letters, digits, marks and _,
-// lower-cased),
-// without building the strings; a character of Chinese, Japanese or Thai
+// wordTokens splits them (runs of wordRune, lower-cased), without
+// building the strings; a character of Chinese, Japanese or Thai
 // (unspacedRun) is a token of its own.
 func tokenHashes(s string, hs []uint64) []uint64 {
 	h, in := uint64(fnvOffset), false
 	for _, r := range s {
-		if r >= 0x0e00 && unspacedRun(r) > 0 {
+		if unspacedRun(r) > 0 {
 			// A script written without spaces: each character is a
 			// token, as a line of it is no word.
 			if in {
@@ -143,7 +142,7 @@ func tokenHashes(s string, hs []uint64) []uint64 {
 			hs = append(hs, (fnvOffset^uint64(r))*fnvPrime)
 			continue
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r >= 0x300 && unicode.IsMark(r) {
+		if wordRune(r) {
 			h = (h ^ uint64(unicode.ToLower(r))) * fnvPrime
 			in = true
 			continue
