@@ -485,8 +485,8 @@ func TestCleanedWins(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base, _ := nurl.Parse(page)
-			clean := parseFragment(t, tc.clean)
-			if got := cleanedWins(tc.kind, base, parseFragment(t, tc.read), parseFragment(t, tc.traf), clean, words(clean)); got != tc.want {
+			read, traf, clean := parseFragment(t, tc.read), parseFragment(t, tc.traf), parseFragment(t, tc.clean)
+			if got := cleanedWins(tc.kind, base, read, traf, clean, words(read), words(traf), words(clean)); got != tc.want {
 				t.Errorf("cleanedWins = %v, want %v", got, tc.want)
 			}
 		})
