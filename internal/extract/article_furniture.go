@@ -216,7 +216,8 @@ func isLabelLine(b *html.Node) bool {
 	}
 	text := labelText(b)
 	l := labelLine{n: b, words: w, text: text, lower: strings.ToLower(text)}
-	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isViewCount() || l.isButton()
+	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
+		l.isReadingTime() || l.isButton()
 }
 
 // labelLine is a leaf block as the label rules read it, its words
@@ -302,6 +303,72 @@ func (l labelLine) isFollow() bool {
 		}
 	}
 	return false
+}
+
+// signupMailbox names what a newsletter prompt delivers to, or where:
+// "newsletter", "inbox", "mailing list", German "Postfach", French
+// "boîte mail", Spanish "boletín", "bandeja de entrada", Dutch
+// "nieuwsbrief", Scandinavian "nyhetsbrev", Polish "biuletyn", Russian
+// "рассылка". An address alone ("email") is not enough: stories tell
+// of emails.
+var signupMailbox = regexp.MustCompile(`(^|[^\pL])(e-?newsletters?|newsletters?|inbox|mailbox|mailing list|email list|postfach|posteingang|` +
+	`boîte (mail|e-mail|de réception)|infolettre|lettre d'information|bolet[íi]n|bandeja de entrada|caixa de entrada|casella (di posta|email)|` +
+	`nieuwsbrief|nyhetsbrev|nyhedsbrev|uutiskirje|biuletyn|bülten|рассылк)`)
+
+// signupCall is the prompt's call, or its thanks: "Subscribe to", "Sign
+// up for", "Join", "delivered to your inbox", "Get the best of", "Thanks
+// for signing up"; German "abonnieren", "anmelden", "erhalten", French
+// "abonnez-vous", "inscrivez-vous", "recevez", Spanish "suscríbete",
+// "recibe", Italian "iscriviti", "ricevi", Portuguese "assine",
+// "inscreva-se", "receba", Dutch "schrijf je in", "ontvang", Polish
+// "zapisz się", Russian "подпишитесь". English calls are whole words, so
+// "subscribers" and "gets" tell of a newsletter rather than call to one;
+// the other languages' calls start a word of any ending.
+var signupCall = regexp.MustCompile(`(^|[^\pL])((subscribe|sign[ -]?up|join|get|receive|deliver|delivered)([^\pL]|$)|` +
+	`thanks? (you )?for (subscribing|signing up|joining)|` +
+	`abonn|anmeld|erhalt|inscri|recev|suscr|recib|iscri|ricev|assin|inscrev|receb|schrijf|aanmeld|ontvang|zapisz|prenumer|подпи|получ)`)
+
+// signupAddress: the prompt speaks to the reader ("your inbox", "Sign up
+// for our newsletter") or, with a call at its start, commands. A story
+// that mentions someone's newsletter does neither. ("us" is left out: it
+// is also the United States.)
+var signupAddress = regexp.MustCompile(`(^|[^\pL])(you|your|our|ihr|ihre|ihren|unser|unseren|unsere|votre|vos|notre|nos|tu|su|nuestro|nuestra|` +
+	`tua|tuo|nostra|nostro|seu|sua|nosso|nossa|je|jouw|onze|ваш|вашу|наш|нашу)([^\pL]|$)`)
+
+// maxSignupWords bounds a newsletter prompt: a line or two, not a
+// paragraph about newsletters.
+const maxSignupWords = 30
+
+// isSignup reports a newsletter prompt, or its thanks, set between or
+// under a story's paragraphs: "Sign up for our newsletter", "Get the
+// latest updates right in your inbox", "Thank you for subscribing to
+// our daily newsletter", "Abonnieren Sie unseren Newsletter". The form
+// it stood over is gone (dropForms, or the reader); its words stay. It
+// names a mailbox, calls the reader to it and addresses them.
+func (l labelLine) isSignup() bool {
+	if l.words > maxSignupWords || !signupMailbox.MatchString(l.lower) {
+		return false
+	}
+	call := signupCall.FindStringIndex(l.lower)
+	return call != nil && (call[0] == 0 || signupAddress.MatchString(l.lower))
+}
+
+// readingTime is a story's reading time: "5 min read", "4 minute read
+// time", "Reading Time: 11 minutes", "Lesezeit: 3 Minuten", "Temps de
+// lecture : 4 min", "Tiempo de lectura: 5 minutos", "Tempo di lettura",
+// "Leestijd", "Czas czytania", "Время чтения", "Okuma süresi",
+// "阅读时间", "読了時間", "읽는 시간".
+var readingTime = regexp.MustCompile(`^((reading time|read time|time to read|lesezeit|lesedauer|temps de lecture|tiempo de lectura|tempo di lettura|` +
+	`tempo de leitura|leestijd|leesduur|czas czytania|lästid|время чтения|okuma süresi|阅读时间|阅读时长|読了時間|읽는 시간)\s*[:：]?\s*(about |ca\. |~)?\d+\s*\pL*\.?|` +
+	`(about |~)?\d+\s*(min|mins|minute|minutes|minuten|minutos|minuti|minuty|мин|dk|分钟|分)\.?\s*(read|reading|read time|de lectura|de leitura|di lettura|lesezeit|lesen|leestijd|de lecture|czytania|чтения|okuma|阅读|で読めます))$`)
+
+// maxReadingTimeWords bounds a reading-time line.
+const maxReadingTimeWords = 6
+
+// isReadingTime reports a block that is only a story's reading time.
+// A bare "5 min" (a recipe's step) names no reading and stays.
+func (l labelLine) isReadingTime() bool {
+	return l.words <= maxReadingTimeWords && readingTime.MatchString(l.lower)
 }
 
 // networkInflected reports a network's name with a case ending, as

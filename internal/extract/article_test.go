@@ -349,9 +349,28 @@ func TestTidyArticle(t *testing.T) {
 				`<p>Follow these steps on Facebook to change who sees your posts.</p><p>Suivez les consignes sur YouTube.</p>` +
 				`<p>Follow NBC Latino on Facebook, Twitter and Instagram.</p><p>Подписывайтесь на наш канал в Telegram</p>` +
 				`<p>Obserwuj nas na Facebooku i Twitterze</p><p>Bizi Twitter'dan takip edin</p><p>Ikuti Kompas.com di Google News</p>` +
-				`<p>Folgen Sie @stadtwerke_ulm auf Instagram.</p><p>Подписывайтесь на рассылку, чтобы получать новости.</p>`,
+				`<p>Folgen Sie @stadtwerke_ulm auf Instagram.</p>`,
 			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino", "Подписывайтесь на наш", "Obserwuj", "takip", "Ikuti", "stadtwerke_ulm"},
-			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes", "рассылку"},
+			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes"},
+		},
+		{
+			name: "newsletter prompts and their thanks",
+			html: `<h3>Subscribe to our newsletter</h3><p>The best of the Courier, delivered to your inbox every morning.</p>` + story +
+				`<div>Thank you for subscribing to our daily newsletter.</div><p>Get the latest updates right in your inbox. Subscribe to the Courier's newsletters.</p>` +
+				`<p>Abonnieren Sie unseren Newsletter und erhalten Sie die wichtigsten Nachrichten.</p><p>Inscrivez-vous à notre infolettre.</p>` +
+				`<p>Suscríbete a nuestro boletín.</p><p>Подписывайтесь на рассылку, чтобы получать новости.</p>` + story +
+				`<p>Her newsletter now reaches 40,000 subscribers every week.</p><p>Residents can sign up for the council's newsletter at the town hall.</p>` +
+				`<p>Your newsletter should open with one clear headline, she advises.</p><p>The Herald US added 680,000 newsletter subscribers in a year.</p>` +
+				`<p>But if your newsletter gets filtered, you lose the reader.</p>`,
+			gone: []string{"Subscribe to our newsletter", "delivered to your inbox", "Thank you for subscribing", "Get the latest updates", "Abonnieren", "Inscrivez", "Suscríbete", "рассылку"},
+			kept: []string{"The council approved", "Her newsletter now reaches", "Residents can sign up", "Your newsletter should open", "Herald US", "gets filtered"},
+		},
+		{
+			name: "reading times",
+			html: `<p>5 min read</p><p>Reading Time: 11 minutes</p><div>3 MIN. READ</div><p>Lesezeit: 4 Minuten</p><p>Temps de lecture : 4 min</p>` + story +
+				`<p>4 minute read time</p>` + story + `<p>5 min</p><p>Reading time matters less than clarity, the editors say.</p>`,
+			gone: []string{"5 min read", "Reading Time: 11", "3 MIN", "Lesezeit", "Temps de lecture", "4 minute read"},
+			kept: []string{"The council approved", "5 min", "Reading time matters"},
 		},
 		{
 			name: "headings left with nothing under them at the end",
