@@ -22,8 +22,8 @@ import (
 func tidyArticle(root *html.Node, title string) {
 	dropNestedArticles(root)
 	dropFurniture(root)
+	dropTeaserCards(root) // before dropRelated takes the cards' headlines, and dropDatelines their dates
 	dropDatelines(root)
-	dropTeaserCards(root) // before dropRelated takes the cards' headlines
 	dropRelated(root)
 	dropTitle(root, title)
 	dropCaptions(root)

@@ -52,7 +52,7 @@ func dropCards(root *html.Node, lists bool) {
 	}
 	for _, p := range parents {
 		cs := per[p]
-		if lists && len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p)) && cardsFill(p, cs) {
+		if lists && len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p) || trailing(p, root, cs)) && cardsFill(p, cs) {
 			removeNode(p)
 			continue
 		}
@@ -146,6 +146,54 @@ func outside(n, story *html.Node) bool {
 		a = a.Parent
 	}
 	return a != nil && n != a && !hasAncestorNode(n, a) && !hasAncestorNode(a, n)
+}
+
+// trailing reports a list of dated cards that ends the story: each card
+// carries a date, no paragraph of prose (isProse, minFlankProse words)
+// follows p outside the cards, and the rest of root holds at least twice
+// the cards' words. That is the carousel of the blog's other posts after
+// a post, in a box of its own. A listicle's cards are most of its words
+// (its introduction does not outweigh them twice over), and a manual's
+// closing cards ("Featured samples") carry no dates.
+func trailing(p, root *html.Node, cards []*html.Node) bool {
+	if wordCount(root) < 3*wordsIn(cards) {
+		return false
+	}
+	in := map[*html.Node]bool{}
+	for _, c := range cards {
+		if !dated(c) {
+			return false
+		}
+		in[c] = true
+	}
+	prose := func(c *html.Node) visit {
+		switch {
+		case in[c]:
+			return skip
+		case blockAtoms[c.DataAtom] && !hasBlockChild(c) && isProse(c, minFlankProse):
+			return take
+		}
+		return descend
+	}
+	for n := p; n != nil && n != root; n = n.Parent {
+		for sib := n.NextSibling; sib != nil; sib = sib.NextSibling {
+			if sib.Type != html.ElementNode {
+				continue
+			}
+			if v := prose(sib); v == take || v == descend && len(collectElements(sib, prose)) > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dated reports a card that carries its story's date: a <time> element
+// or a block that is a bare date (bareDate).
+func dated(c *html.Node) bool {
+	return findFirst(c, func(n *html.Node) bool {
+		return isElem(n, atom.Time) || n != c && blockAtoms[n.DataAtom] && !hasBlockChild(n) && bareDate(n)
+	}) != nil
 }
 
 // relatedHeaded reports a list headed by a related-stories label ("Most

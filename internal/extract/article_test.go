@@ -70,6 +70,28 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The motorway is closed"},
 		},
 		{
+			name: "dated cards of the blog's other posts after the story, in a box of their own",
+			html: `<div><div>` + story + story + story + `</div><div class="carousel">` +
+				`<div class="slide"><h3><a href="/blog/ferry">Ferry cancelled</a></h3><p>The ferry to Oslo is cancelled this weekend because of the storm, and the company expects the crossings to resume on Monday morning.</p><p>Dec 28, 2025</p></div>` +
+				`<div class="slide"><h3><a href="/blog/station">New station opens</a></h3><p>Trains now stop at the new station in the north of the city, which the council expects fifteen hundred passengers a day to use.</p><p>Nov 2, 2025</p></div>` +
+				`<div class="slide"><h3><a href="/blog/bridge">Bridge repairs</a></h3><p>The old bridge over the river closes for repairs in spring, and buses take a detour through the industrial estate until June.</p><p>Oct 9, 2025</p></div></div></div>`,
+			gone: []string{"Ferry cancelled", "The ferry to Oslo", "New station", "Trains now stop", "Bridge repairs", "Dec 28"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "undated closing cards are kept",
+			html: `<div><div>` + story + story + story + `</div><div class="row">` +
+				`<div><h3><a href="https://code.example/a">Alpha samples</a></h3><p>A set of sample apps that show the library's patterns in use, each built with the current release of the library and tested on every change, with a short guide to what each one shows.</p></div>` +
+				`<div><h3><a href="https://code.example/b">Beta samples</a></h3><p>Projects that each show one use of the toolkit, from simple to complex, with notes on the choices made in each of them and on what to try next when a sample is understood.</p></div>` +
+				`<div><h3><a href="https://code.example/c">Gamma samples</a></h3><p>The same small app built three ways, so that the differences between the architectures can be read side by side, with tests for each of the three versions.</p></div></div></div>`,
+			kept: []string{"The council approved", "Alpha samples", "Projects that each show", "Gamma samples"},
+		},
+		{
+			name: "dated cards that are most of the page are kept",
+			html: `<p>Our picks of the week, from the shop's journal.</p><div>` + strings.Repeat(`<div><h3><a href="/p/1">Lamp</a></h3><p>A desk lamp that dims with a touch and lasts for years of use, in oak or in walnut, with a cable of cloth.</p><p>Dec 28, 2025</p></div>`, 4) + `</div>`,
+			kept: []string{"Our picks", "A desk lamp"},
+		},
+		{
 			name: "cards under a most-read label inside the <article>, headed by a linked line",
 			html: `<article>` + story + `<section><h2>Most read</h2>` +
 				`<div class="tumb"><div class="title"><a href="/1">Protein diet</a></div><div class="body">Popular with an active life. Up to 10 kg in 14 days.</div></div>` +
