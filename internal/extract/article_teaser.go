@@ -34,7 +34,7 @@ func dropTeaserCards(root *html.Node) { dropCards(root, true) }
 func dropFlankedCards(root *html.Node) { dropCards(root, false) }
 
 func dropCards(root *html.Node, lists bool) {
-	cards := teaserCards(root)
+	cards := teaserCards(root, true)
 	if len(cards) == 0 {
 		return
 	}
@@ -68,10 +68,13 @@ func dropCards(root *html.Node, lists bool) {
 }
 
 // teaserCards returns the outermost teaser cards (isTeaserCard) under
-// root.
-func teaserCards(root *html.Node) []*html.Node {
+// root. With wrapping, a card's headline link may also wrap its heading
+// (<a><h3>...</h3></a>, as HTML5 allows): so it does in the cards beside
+// a story, and in a shop's product grid alike, so only the rules that
+// judge an extracted story's own blocks take such cards.
+func teaserCards(root *html.Node, wrapping bool) []*html.Node {
 	return collectElements(root, func(c *html.Node) visit {
-		if teaserContainers[c.DataAtom] && isTeaserCard(c) {
+		if teaserContainers[c.DataAtom] && isTeaserCard(c, wrapping) {
 			return take
 		}
 		return descend
@@ -219,7 +222,7 @@ func cardsFill(p *html.Node, cards []*html.Node) bool {
 // heading that is all link, or a first line that is all link followed by
 // a summary (templates that set the headline in a <div class="title">).
 // A line of links with nothing under it is a menu, not a card.
-func isTeaserCard(c *html.Node) bool {
+func isTeaserCard(c *html.Node, wrapping bool) bool {
 	if wordCountOver(c, maxTeaserWords) {
 		return false
 	}
@@ -234,15 +237,34 @@ func isTeaserCard(c *html.Node) bool {
 		return false
 	}
 	hw := wordCount(h)
-	if hw == 0 || linkWords(h) < hw {
+	if hw == 0 {
 		return false
+	}
+	var a *html.Node
+	if wrapping {
+		a = linkAround(h, c)
+	}
+	if a == nil {
+		if linkWords(h) < hw {
+			return false
+		}
+		a = findFirst(h, func(n *html.Node) bool { return isElem(n, atom.A) })
 	}
 	if !headingAtoms[h.DataAtom] && w-linkWords(c) < minSummaryWords {
 		return false
 	}
-	a := findFirst(h, func(n *html.Node) bool { return isElem(n, atom.A) })
 	href := strings.TrimSpace(attr(a, "href"))
 	return href != "" && !strings.HasPrefix(href, "#")
+}
+
+// linkAround returns the <a> that holds n, below c, or nil.
+func linkAround(n, c *html.Node) *html.Node {
+	for p := n.Parent; p != nil && p != c; p = p.Parent {
+		if isElem(p, atom.A) {
+			return p
+		}
+	}
+	return nil
 }
 
 // minSummaryWords: the summary under a headline that is no heading.

@@ -229,6 +229,17 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The mayor is expected", "The council approved"},
 		},
 		{
+			name: "you-may-like labels in more languages, and link-wrapped cards under one",
+			html: story + `<p>Te puede interesar</p><ul><li><a href="/a">El ayuntamiento aprueba el presupuesto</a></li><li><a href="/b">Nuevo carril bici en el centro</a></li></ul>` + story +
+				`<p>Articles similaires</p><ul><li><a href="/c">Le conseil vote le budget</a></li></ul><p>Potrebbe interessarti</p><ul><li><a href="/d">Il consiglio approva</a></li></ul>` + story +
+				`<p>Ähnliche Beiträge</p><ul><li><a href="/e">Stadtrat beschließt Haushalt</a></li></ul><p>Może cię zainteresować</p><ul><li><a href="/f">Rada miasta przyjęła budżet</a></li></ul>` + story +
+				`<div><h3>Artículos relacionados</h3><div><a href="/g"><h4>Fresas en maceta: guía completa</h4></a><p>Todo lo que necesitas para cosechar fresas en casa durante la primavera.</p></div>` +
+				`<div><a href="/h"><h4>Plagas del huerto urbano</h4></a><p>Pulgones, mosca blanca y araña roja: remedios naturales que funcionan.</p></div></div>`,
+			gone: []string{"Te puede interesar", "El ayuntamiento", "Articles similaires", "Le conseil vote", "Potrebbe", "Il consiglio", "Ähnliche", "Stadtrat",
+				"zainteresować", "Rada miasta", "Artículos relacionados", "Fresas en maceta", "Todo lo que necesitas", "Pulgones"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "all-capitals promo links",
 			html: story + `<p><a href="/app">CLICK HERE TO GET THE NEWS APP</a></p><p><a href="/w">The Wiki page</a> has MORE.</p>` + story,
 			gone: []string{"CLICK HERE"},

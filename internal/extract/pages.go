@@ -178,7 +178,7 @@ func agreedReading(kind pageKind, base *nurl.URL, read, traf, clean *html.Node) 
 	mayBeStory := kind == kindOther && !sectionFront(base)
 	beside := map[*html.Node]bool{}
 	if mayBeStory && paragraphs >= minStoryParagraphs {
-		for _, c := range append(teaserCards(clean), commentBoxes(clean)...) {
+		for _, c := range append(teaserCards(clean, false), commentBoxes(clean)...) {
 			beside[c] = true
 		}
 	}

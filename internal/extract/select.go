@@ -189,7 +189,7 @@ func teaserShaped(n *html.Node) bool {
 	if n == nil {
 		return false
 	}
-	cards := teaserCards(n)
+	cards := teaserCards(n, true)
 	return len(cards) >= 2 && wordsIn(cards)*4 >= wordCount(n)*3
 }
 
