@@ -175,7 +175,7 @@ const maxKickerWords = 4
 func dropArticleFurniture(root *html.Node) {
 	var drop []*html.Node
 	prose := false // a paragraph of the story has been seen
-	for _, b := range leafBlocks(root) {
+	for _, b := range lineBlocks(root) {
 		w := wordCount(b)
 		if w == 0 {
 			continue
@@ -394,7 +394,7 @@ func dropLabelLines(root *html.Node) {
 	lists := describedLists(root)
 	defer dropBareTerms(lists)
 	var drop []*html.Node
-	blocks := leafBlocks(root)
+	blocks := lineBlocks(root)
 	for _, b := range blocks {
 		if isLabelLine(b) {
 			drop = append(drop, b)
@@ -440,6 +440,60 @@ func leafBlocks(root *html.Node) []*html.Node {
 		}
 		return descend
 	})
+}
+
+// lineBlocks are leafBlocks and the inline elements that stand alone on
+// a line among blocks (aloneOnLine): a template's loose <span> with the
+// category link above the headline, or an ad label, in a <header> or
+// <div> that also holds the headline's block.
+func lineBlocks(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if (blockAtoms[c.DataAtom] || classWords(c, kickerWords) || aloneOnLine(c)) && !hasBlockChild(c) {
+			return take
+		}
+		return descend
+	})
+}
+
+// aloneOnLine reports an inline element that renders as a line of its own
+// (ownLine) with no text beside it: the nearest neighbours that show
+// anything are blocks or line breaks. A link inside a block's loose
+// sentence ("Check <a>this tool</a> first.") has text beside it.
+func aloneOnLine(n *html.Node) bool {
+	if !ownLine(n) {
+		return false
+	}
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if !blank(s) {
+			if !breaksLine(s) {
+				return false
+			}
+			break
+		}
+	}
+	for s := n.NextSibling; s != nil; s = s.NextSibling {
+		if !blank(s) {
+			return breaksLine(s)
+		}
+	}
+	return true
+}
+
+// blank reports a node that shows nothing: white space, a comment, a
+// script.
+func blank(n *html.Node) bool {
+	switch n.Type {
+	case html.TextNode:
+		return strings.TrimSpace(n.Data) == ""
+	case html.ElementNode:
+		return dropAlways[n.DataAtom]
+	}
+	return true
+}
+
+// breaksLine reports a block or a line break.
+func breaksLine(n *html.Node) bool {
+	return n.Type == html.ElementNode && (blockAtoms[n.DataAtom] || n.DataAtom == atom.Br)
 }
 
 // minConsentBlockWords: shorter blocks ("Load content") are left alone;

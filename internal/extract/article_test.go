@@ -240,6 +240,14 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "label lines set as a loose inline element among blocks",
+			html: `<header><span><a href="/garden/" rel="category tag">Garden</a></span><h1>How to start a balcony garden</h1><p>Reading Time: 5 minutes</p></header>` +
+				`<div>` + story + `<span>Advertisement</span>` + story + `</div>` +
+				`<div>See <a href="/tools/">our tools</a><p>` + strings.Repeat("The council approved the plan. ", 4) + `</p></div>`,
+			gone: []string{"Garden", "Advertisement", "Reading Time"},
+			kept: []string{"The council approved", "See our tools"},
+		},
+		{
 			name: "all-capitals promo links",
 			html: story + `<p><a href="/app">CLICK HERE TO GET THE NEWS APP</a></p><p><a href="/w">The Wiki page</a> has MORE.</p>` + story,
 			gone: []string{"CLICK HERE"},
