@@ -191,7 +191,7 @@ func dropArticleFurniture(root *html.Node) {
 			prose = true
 		}
 	}
-	removeUnlessThird(root, drop)
+	removeLabels(root, drop)
 	// A consent notice or an embed placeholder can outweigh a short
 	// story. Only when little would be left (under 50 words, or a
 	// quarter of the text) is the page more likely about consent, a
@@ -403,7 +403,57 @@ func dropLabelLines(root *html.Node) {
 	if d := leadingDateline(blocks); d != nil {
 		drop = append(drop, d)
 	}
-	removeUnlessThird(root, drop)
+	removeLabels(root, drop)
+}
+
+// removeLabels removes label lines unless they hold a third of root's
+// words (removeUnlessThird), and then each box they leave holding only a
+// heading: the newsletter box's "Stay informed" over the prompt that
+// went, an ad slot's title. The box is the label's parent, or its
+// grandparent when the parent holds nothing else either.
+func removeLabels(root *html.Node, labels []*html.Node) {
+	var parents []*html.Node
+	for _, l := range labels {
+		if l.Parent != nil && l.Parent != root {
+			parents = append(parents, l.Parent)
+		}
+	}
+	if !removeUnlessThird(root, labels) {
+		return
+	}
+	for _, p := range parents {
+		if p.Parent == nil {
+			continue // gone with another box
+		}
+		if headingOnly(p) {
+			removeNode(p)
+		}
+	}
+}
+
+// headingOnly reports a box whose only text is a short heading (at most
+// maxTrailingHeadingWords words): every other text is blank or inside a
+// form, and it holds no image.
+func headingOnly(box *html.Node) bool {
+	heading, other := 0, false
+	var walk func(n *html.Node, inHeading bool)
+	walk = func(n *html.Node, inHeading bool) {
+		for c := n.FirstChild; c != nil && !other; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode && inHeading:
+				heading += countWords(c.Data)
+			case c.Type == html.TextNode:
+				other = strings.TrimSpace(c.Data) != ""
+			case c.Type != html.ElementNode || dropAlways[c.DataAtom] || c.DataAtom == atom.Form:
+			case c.DataAtom == atom.Img || c.DataAtom == atom.Picture || c.DataAtom == atom.Video || c.DataAtom == atom.Iframe:
+				other = true
+			default:
+				walk(c, inHeading || headingAtoms[c.DataAtom])
+			}
+		}
+	}
+	walk(box, false)
+	return !other && heading > 0 && heading <= maxTrailingHeadingWords
 }
 
 // leadingDateline returns the one dateline of a page that is no declared

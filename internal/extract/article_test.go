@@ -407,6 +407,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Her newsletter now reaches", "Residents can sign up", "Your newsletter should open", "Herald US", "gets filtered"},
 		},
 		{
+			name: "a box left with only its heading when its prompt goes",
+			html: story + `<div><h3>Stay informed</h3><p>Sign up for our newsletter and get the city's news every morning.</p><form><input type="email"><button>Sign up</button></form></div>` + story +
+				`<div><h3>Our view</h3><p>Advertisement</p><p>The council should publish the full figures before the vote.</p></div>`,
+			gone: []string{"Stay informed", "Sign up for our newsletter"},
+			kept: []string{"The council approved", "Our view", "The council should publish"},
+		},
+		{
 			name: "reading times",
 			html: `<p>5 min read</p><p>Reading Time: 11 minutes</p><div>3 MIN. READ</div><p>Lesezeit: 4 Minuten</p><p>Temps de lecture : 4 min</p>` + story +
 				`<p>4 minute read time</p>` + story + `<p>5 min</p><p>Reading time matters less than clarity, the editors say.</p>`,
