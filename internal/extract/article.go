@@ -33,6 +33,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropArticleFurniture(root)
 	dropLayoutLinkCells(root)
 	dropForms(root)
+	dropCommentTail(root)
 	dropTrailingHeadings(root)
 }
 
@@ -128,6 +129,63 @@ func dropTrailingHeadings(root *html.Node) {
 		removeNode(h)
 	}
 }
+
+// commentHeading is the whole text of the heading over a comment thread
+// or its reply form, with or without a count: "Comments (12)", "2
+// comentarios", "Komentarze", "Leave a reply", "Deja un comentario",
+// "Kommentare", "Коментарі", "Yorumlar", "评论", "コメント", "댓글".
+var commentHeading = regexp.MustCompile(`^(\d+\s+)?(comments?|responses?|replies|discussion|kommentare?|kommentar|komentarze?|komentarzy|` +
+	`commentaires?|comentarios?|comentários?|commenti|commento|reacties|reactie|kommentarer|kommentit|hozzászólások|σχόλια|` +
+	`комментари[иейя]|коментар[іяів]+|yorumlar|yorum|bình luận|komentar|تعليقات|نظرات|תגובות|टिप्पणियाँ|评论|評論|留言|コメント|댓글|` +
+	`leave a (reply|comment)|post a comment|add a comment|write a comment|join the (discussion|conversation)|` +
+	`deja (un|tu) comentario|laisser un commentaire|lascia un commento|schreibe einen kommentar|hinterlasse einen kommentar|` +
+	`deixe (um|seu) comentário|dodaj komentarz|оставить комментарий|залишити коментар|yorum yap)(\s*[(\[]?\d+[)\]]?)?\s*:?$`)
+
+// dropCommentTail removes a comment thread that ends the article under a
+// heading that names it (commentHeading), for themes that name neither
+// the thread nor its container (dropCommentSections reads names). The
+// heading and everything after it go, when no heading of its rank or a
+// higher one follows (a tutorial's section on code comments is followed
+// by more sections) and the thread is under a third of the article.
+func dropCommentTail(root *html.Node) {
+	for _, h := range collectElements(root, func(c *html.Node) visit {
+		if headingAtoms[c.DataAtom] {
+			return take
+		}
+		return descend
+	}) {
+		if !commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h)))) {
+			continue
+		}
+		var tail []*html.Node
+		ends := true
+		for n := h; n != nil && n != root && ends; n = n.Parent {
+			for s := n.NextSibling; s != nil; s = s.NextSibling {
+				if higherHeading(s, h) {
+					ends = false
+					break
+				}
+				tail = append(tail, s)
+			}
+		}
+		if ends {
+			removeUnlessThird(root, append(tail, h))
+			return
+		}
+	}
+}
+
+// higherHeading reports a heading of h's rank or a higher one at or
+// under n.
+func higherHeading(n, h *html.Node) bool {
+	outranks := func(c *html.Node) bool {
+		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom]
+	}
+	return outranks(n) || findFirst(n, outranks) != nil
+}
+
+// headingRank is a heading's level: 1 for <h1>, the highest.
+var headingRank = map[atom.Atom]int{atom.H1: 1, atom.H2: 2, atom.H3: 3, atom.H4: 4, atom.H5: 5, atom.H6: 6}
 
 // lastText is the last text node under n with more than white space,
 // leaving out scripts and styles.

@@ -414,6 +414,19 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Our view", "The council should publish"},
 		},
 		{
+			name: "a comment thread under a heading that names it, in a theme that names nothing",
+			html: `<div>` + story + story + `</div><section><h2>Komentarze (2)</h2><div><p>mieszkaniec</p><p>Wreszcie tramwaj na wschód!</p></div>` +
+				`<div><p>kierowca</p><p>A drogi dalej dziurawe.</p></div><h3>Dodaj komentarz</h3></section>`,
+			gone: []string{"Komentarze", "mieszkaniec", "Wreszcie tramwaj", "dziurawe", "Dodaj komentarz"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a tutorial's section on comments, followed by another section, is kept",
+			html: `<h2>Statements</h2>` + story + story + story + story + `<h2>Comments</h2><p>A comment starts with a hash sign and runs to the end of the line; the interpreter ignores it.</p>` +
+				`<h2>Variables</h2><p>A name is bound to a value by assignment.</p>`,
+			kept: []string{"Comments", "A comment starts", "Variables", "A name is bound", "The council approved"},
+		},
+		{
 			name: "reading times",
 			html: `<p>5 min read</p><p>Reading Time: 11 minutes</p><div>3 MIN. READ</div><p>Lesezeit: 4 Minuten</p><p>Temps de lecture : 4 min</p>` + story +
 				`<p>4 minute read time</p>` + story + `<p>5 min</p><p>Reading time matters less than clarity, the editors say.</p>`,
