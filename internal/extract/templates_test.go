@@ -115,7 +115,16 @@ import (
 //     written as <br> lines, with related stories, a ranking and a footer;
 //   - news-hi: a Hindi paper's story with its ad label ("विज्ञापन"), a
 //     "यह भी पढ़ें" (read also) line, tags, related stories and a "most
-//     read" column.
+//     read" column;
+//   - news-pl: an undeclared Polish story in a template of utility
+//     classes (Tailwind), which names nothing: a "Czytaj także" box, an
+//     ad label, a newsletter box, tags and a comment thread headed
+//     "Komentarze (2)", all inside the story's container;
+//   - blog-es: an undeclared Spanish blog post whose every class is a
+//     utility class: a category link and a reading time above the
+//     story, "Lee también", a newsletter box, tags, an author box, cards
+//     under "Te puede interesar" whose links wrap their headings, and
+//     "2 comentarios". (The author box, named by nothing, stays.)
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -373,6 +382,26 @@ func TestArticleTemplates(t *testing.T) {
 				"चार्जिंग स्टेशनों की संख्या बढ़ाने की जरूरत पर भी जोर दिया।",
 			},
 			without: []string{"विज्ञापन", "यह भी पढ़ें", "मेट्रो का किराया", "टैग", "संबंधित खबरें", "सबसे ज्यादा", "सर्वाधिकार"},
+		},
+		{
+			file: "news-pl.html",
+			url:  "https://gazetamiejska.example/wiadomosci/rada-miasta-przyjela-budzet-na-2025-rok,123456",
+			with: []string{
+				"Po trwającej ponad sześć godzin debacie radni przyjęli w czwartek budżet miasta na przyszły rok.",
+				"Zwykle trwa to kilka tygodni.",
+			},
+			without: []string{"Czytaj także", "Nowe autobusy elektryczne", "Reklama", "Bądź na bieżąco", "Zapisz się", "Fot. Jan Nowak",
+				"Komentarze", "Wreszcie tramwaj", "Najczęściej czytane", "Wszelkie prawa"},
+		},
+		{
+			file: "blog-es.html",
+			url:  "https://vidaverde.example/como-empezar-un-huerto-en-el-balcon/",
+			with: []string{
+				"Tener un huerto en casa no exige un jardín.",
+				"regar al atardecer evita que el agua se evapore antes de llegar a las raíces.",
+			},
+			without: []string{"Tiempo de lectura", "Lee también", "¿Te gusta lo que lees?", "Suscríbete", "Etiquetas", "Te puede interesar",
+				"Fresas en maceta", "Pulgones", "comentarios", "Muy útil", "Entradas recientes", "derechos reservados"},
 		},
 		{
 			file: "news-ru.html",
