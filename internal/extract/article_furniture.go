@@ -306,14 +306,40 @@ func (l labelLine) isFollow() bool {
 }
 
 // signupMailbox names what a newsletter prompt delivers to, or where:
-// "newsletter", "inbox", "mailing list", German "Postfach", French
-// "boîte mail", Spanish "boletín", "bandeja de entrada", Dutch
-// "nieuwsbrief", Scandinavian "nyhetsbrev", Polish "biuletyn", Russian
-// "рассылка". An address alone ("email") is not enough: stories tell
-// of emails.
-var signupMailbox = regexp.MustCompile(`(^|[^\pL])(e-?newsletters?|newsletters?|inbox|mailbox|mailing list|email list|postfach|posteingang|` +
-	`boîte (mail|e-mail|de réception)|infolettre|lettre d'information|bolet[íi]n|bandeja de entrada|caixa de entrada|casella (di posta|email)|` +
-	`nieuwsbrief|nyhetsbrev|nyhedsbrev|uutiskirje|biuletyn|bülten|рассылк)`)
+// "newsletter", "inbox", German "Postfach", Spanish "boletín", Dutch
+// "nieuwsbrief", Scandinavian "nyhetsbrev", Polish "biuletyn", and as a
+// word's start Russian "рассылка" and compounds such as
+// "Newsletter-Abo". An address alone ("email") is not enough: stories
+// tell of emails. signupMailboxPhrases are the names of two words or
+// more.
+var (
+	signupMailbox = wordSet(`newsletter newsletters enewsletter inbox mailbox postfach posteingang infolettre boletín boletin
+		nieuwsbrief nyhetsbrev nyhedsbrev uutiskirje biuletyn bülten`)
+	signupMailboxStems   = []string{"newsletter", "рассылк"}
+	signupMailboxPhrases = []string{"mailing list", "email list", "boîte mail", "boîte e-mail", "boîte de réception",
+		"lettre d'information", "bandeja de entrada", "caixa de entrada", "casella di posta", "casella email"}
+)
+
+// namesMailbox reports a line that names a newsletter or a mailbox
+// (signupMailbox). It is the cheap test, run first: few lines do.
+func (l labelLine) namesMailbox() bool {
+	for _, t := range wordTokens(l.lower) {
+		if signupMailbox[t] {
+			return true
+		}
+		for _, s := range signupMailboxStems {
+			if strings.HasPrefix(t, s) {
+				return true
+			}
+		}
+	}
+	for _, p := range signupMailboxPhrases {
+		if strings.Contains(l.lower, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // signupCall is the prompt's call, or its thanks: "Subscribe to", "Sign
 // up for", "Join", "delivered to your inbox", "Get the best of", "Thanks
@@ -346,7 +372,7 @@ const maxSignupWords = 30
 // it stood over is gone (dropForms, or the reader); its words stay. It
 // names a mailbox, calls the reader to it and addresses them.
 func (l labelLine) isSignup() bool {
-	if l.words > maxSignupWords || !signupMailbox.MatchString(l.lower) {
+	if l.words > maxSignupWords || !l.namesMailbox() {
 		return false
 	}
 	call := signupCall.FindStringIndex(l.lower)
