@@ -435,8 +435,7 @@ func dropLabelLines(root *html.Node) {
 // removeLabels removes label lines unless they hold a third of root's
 // words (removeUnlessThird), and then each box they leave holding only a
 // heading: the newsletter box's "Stay informed" over the prompt that
-// went, an ad slot's title. The box is the label's parent, or its
-// grandparent when the parent holds nothing else either.
+// went, an ad slot's title. The box is the label's parent.
 func removeLabels(root *html.Node, labels []*html.Node) {
 	var parents []*html.Node
 	for _, l := range labels {
