@@ -120,6 +120,12 @@ import (
 //     classes (Tailwind), which names nothing: a "Czytaj także" box, an
 //     ad label, a newsletter box, tags and a comment thread headed
 //     "Komentarze (2)", all inside the story's container;
+//   - news-fr, news-de: undeclared French and German local stories in
+//     utility-class markup, each with its lead, a reading time, a
+//     "Lire aussi" / "Lesen Sie auch" box, an ad label, a newsletter box
+//     headed by its own title, topics, dated cards whose link wraps the
+//     whole card (French) or a comment thread headed "Kommentare (3)"
+//     (German);
 //   - blog-es: an undeclared Spanish blog post whose every class is a
 //     utility class: a category link and a reading time above the
 //     story, "Lee también", a newsletter box, tags, an author box, cards
@@ -392,6 +398,26 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Czytaj także", "Nowe autobusy elektryczne", "Reklama", "Bądź na bieżąco", "Zapisz się", "Fot. Jan Nowak",
 				"Komentarze", "Wreszcie tramwaj", "Najczęściej czytane", "Wszelkie prawa"},
+		},
+		{
+			file: "news-fr.html",
+			url:  "https://www.journalduval.example/actualite/transports/la-ville-ouvre-trois-nouvelles-pistes-cyclables-4567",
+			with: []string{
+				"Les travaux, lancés au printemps, s'achèvent avec deux semaines d'avance.",
+				"vers la zone d'activités de l'est.",
+			},
+			without: []string{"Transports", "Temps de lecture", "Partager", "© Photo", "Lire aussi", "Le tramway prolongé", "Publicité",
+				"La newsletter du Journal du Val", "boîte mail", "Vélo", "Sur le même thème", "bus deviennent gratuits", "Tous droits"},
+		},
+		{
+			file: "news-de.html",
+			url:  "https://www.neue-lokalzeitung.example/lokales/stadtwerke-senken-die-fernwaermepreise-fuer-haushalte-123456",
+			with: []string{
+				"Die Stadtwerke senken zum 1. Januar die Preise für Fernwärme um durchschnittlich 14 Prozent.",
+				"Abwärme aus einem Rechenzentrum im Gewerbegebiet Nord.",
+			},
+			without: []string{"Lesezeit", "Foto: Stadtwerke", "Lesen Sie auch", "Wärmepumpen-Förderung", "Anzeige", "Nichts mehr verpassen",
+				"Abonnieren Sie", "Themen:", "Mehr zum Thema", "Strompreise bleiben", "Kommentare", "Heizer99", "Meistgelesen", "Impressum"},
 		},
 		{
 			file: "blog-es.html",
