@@ -230,10 +230,15 @@ type labelLine struct {
 
 // buttonWords are the captions of the share, subscribe and print buttons
 // a template sets between or under a story's paragraphs, in the
-// languages relatedLabel knows.
+// languages relatedLabel knows, and the captions of the links a card or
+// a review box ends with ("Read more", "Read full review", "Check
+// price", "Learn more").
 var buttonWords = map[string]bool{
 	"share": true, "share this": true, "share this article": true, "share this post": true, "share this story": true,
 	"subscribe": true, "subscribe now": true, "print": true, "email": true, "tweet": true,
+	"read more": true, "read full review": true, "read the full review": true, "learn more": true, "see more": true, "check price": true,
+	"shop now": true, "buy now": true, "view deal": true, "see details": true, "continue reading": true, "read full article": true,
+	"view more": true, "show more": true, "load more": true, "see all": true, "view all": true, "more details": true,
 	"teilen": true, "artikel teilen": true, "drucken": true, "partager": true, "partager cet article": true, "imprimer": true,
 	"compartir": true, "imprimir": true, "compartilhar": true, "condividi": true, "stampa": true, "delen": true, "printen": true,
 	"udostępnij": true, "drukuj": true, "поделиться": true, "paylaş": true, "bagikan": true, "chia sẻ": true,
