@@ -46,13 +46,19 @@ func dropCards(root *html.Node, lists bool) {
 		}
 		per[c.Parent] = append(per[c.Parent], c)
 	}
-	var story *html.Node
+	var (
+		prose map[*html.Node]bool
+		story *html.Node
+	)
 	if lists {
-		story = storyBox(root, cards)
+		prose = proseOutside(root, cards)
+		for b := range prose {
+			story = commonAncestor(story, b)
+		}
 	}
 	for _, p := range parents {
 		cs := per[p]
-		if lists && len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p) || trailing(p, root, cs)) && cardsFill(p, cs) {
+		if lists && len(cs) >= 2 && p != root && (outside(p, story) || relatedHeaded(p) || trailing(p, root, cs, prose)) && cardsFill(p, cs) {
 			removeNode(p)
 			continue
 		}
@@ -81,14 +87,15 @@ func teaserCards(root *html.Node, wrapping bool) []*html.Node {
 	})
 }
 
-// storyBox is the smallest element holding every paragraph of prose
-// (isProse, minFlankProse words) outside the cards, or nil without one.
-func storyBox(root *html.Node, cards []*html.Node) *html.Node {
+// proseOutside returns the paragraphs of prose (isProse, minFlankProse
+// words) under root that lie outside the cards. The smallest element
+// holding them all is the story's box.
+func proseOutside(root *html.Node, cards []*html.Node) map[*html.Node]bool {
 	in := map[*html.Node]bool{}
 	for _, c := range cards {
 		in[c] = true
 	}
-	var box *html.Node
+	prose := map[*html.Node]bool{}
 	for _, b := range collectElements(root, func(c *html.Node) visit {
 		switch {
 		case in[c]:
@@ -99,10 +106,10 @@ func storyBox(root *html.Node, cards []*html.Node) *html.Node {
 		return descend
 	}) {
 		if isProse(b, minFlankProse) {
-			box = commonAncestor(box, b)
+			prose[b] = true
 		}
 	}
-	return box
+	return prose
 }
 
 // commonAncestor returns the nearest element holding both a and b (a nil
@@ -152,38 +159,24 @@ func outside(n, story *html.Node) bool {
 }
 
 // trailing reports a list of dated cards that ends the story: each card
-// carries a date, no paragraph of prose (isProse, minFlankProse words)
-// follows p outside the cards, and the rest of root holds at least twice
-// the cards' words. That is the carousel of the blog's other posts after
-// a post, in a box of its own. A listicle's cards are most of its words
-// (its introduction does not outweigh them twice over), and a manual's
-// closing cards ("Featured samples") carry no dates.
-func trailing(p, root *html.Node, cards []*html.Node) bool {
+// carries a date, no paragraph of the story's prose (proseOutside)
+// follows p, and the rest of root holds at least twice the cards' words.
+// That is the carousel of the blog's other posts after a post, in a box
+// of its own. A listicle's cards are most of its words (its introduction
+// does not outweigh them twice over), and a manual's closing cards
+// ("Featured samples") carry no dates.
+func trailing(p, root *html.Node, cards []*html.Node, prose map[*html.Node]bool) bool {
 	if wordCount(root) < 3*wordsIn(cards) {
 		return false
 	}
-	in := map[*html.Node]bool{}
 	for _, c := range cards {
 		if !dated(c) {
 			return false
 		}
-		in[c] = true
-	}
-	prose := func(c *html.Node) visit {
-		switch {
-		case in[c]:
-			return skip
-		case blockAtoms[c.DataAtom] && !hasBlockChild(c) && isProse(c, minFlankProse):
-			return take
-		}
-		return descend
 	}
 	for n := p; n != nil && n != root; n = n.Parent {
 		for sib := n.NextSibling; sib != nil; sib = sib.NextSibling {
-			if sib.Type != html.ElementNode {
-				continue
-			}
-			if v := prose(sib); v == take || v == descend && len(collectElements(sib, prose)) > 0 {
+			if findFirst(sib, func(b *html.Node) bool { return prose[b] }) != nil {
 				return false
 			}
 		}
