@@ -178,10 +178,9 @@ func dropCommentTail(root *html.Node) {
 // higherHeading reports a heading of h's rank or a higher one at or
 // under n.
 func higherHeading(n, h *html.Node) bool {
-	outranks := func(c *html.Node) bool {
+	return findFirst(n, func(c *html.Node) bool {
 		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom]
-	}
-	return outranks(n) || findFirst(n, outranks) != nil
+	}) != nil
 }
 
 // headingRank is a heading's level: 1 for <h1>, the highest.
