@@ -47,9 +47,8 @@ func (l labelLine) isAdLabel() bool {
 	if l.words > maxAdLabelWords {
 		return false
 	}
-	toks := wordTokens(l.lower)
 	core, goesOn, below := false, false, false // below: or "scroll"
-	for _, t := range toks {
+	for _, t := range l.toks {
 		switch {
 		case adCoreWords[t]:
 			core = true
@@ -216,17 +215,27 @@ func isLabelLine(b *html.Node) bool {
 	}
 	text := labelText(b)
 	l := labelLine{n: b, words: w, text: text, lower: strings.ToLower(text)}
+	if w <= maxTokenedLabelWords {
+		l.toks = wordTokens(l.lower)
+	}
 	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
 		l.isReadingTime() || l.isButton()
 }
 
 // labelLine is a leaf block as the label rules read it, its words
-// counted and its text (labelText) taken once for all of them.
+// counted and its text (labelText) and, for a line of at most
+// maxTokenedLabelWords words, its word tokens taken once for all of them.
 type labelLine struct {
 	n           *html.Node
 	words       int
 	text, lower string
+	toks        []string
 }
+
+// maxTokenedLabelWords bounds the lines whose tokens the rules read: ad
+// labels (maxAdLabelWords), follow prompts (maxFollowWords) and
+// newsletter prompts (maxSignupWords) are no longer.
+const maxTokenedLabelWords = 30
 
 // buttonWords are the captions of the share, subscribe and print buttons
 // a template sets between or under a story's paragraphs, in the
@@ -302,7 +311,7 @@ func (l labelLine) isFollow() bool {
 	if l.words > maxFollowWords || !followLabel.MatchString(l.text) {
 		return false
 	}
-	for _, t := range wordTokens(l.lower) {
+	for _, t := range l.toks {
 		if socialNetworks[t] || networkInflected(t) {
 			return true
 		}
@@ -328,7 +337,7 @@ var (
 // namesMailbox reports a line that names a newsletter or a mailbox
 // (signupMailbox). It is the cheap test, run first: few lines do.
 func (l labelLine) namesMailbox() bool {
-	for _, t := range wordTokens(l.lower) {
+	for _, t := range l.toks {
 		if signupMailbox[t] {
 			return true
 		}

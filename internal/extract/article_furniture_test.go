@@ -62,3 +62,13 @@ func TestFlankedCards(t *testing.T) {
 	dropFlankedCards(root)
 	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Station opens"}, []string{"Pool opens", "Library opens", "The council approved"})
 }
+
+// TestTokenedLabelWords: every rule that reads a label line's tokens
+// judges lines no longer than the ones isLabelLine tokenizes.
+func TestTokenedLabelWords(t *testing.T) {
+	for name, n := range map[string]int{"ad label": maxAdLabelWords, "follow prompt": maxFollowWords, "newsletter prompt": maxSignupWords} {
+		if n > maxTokenedLabelWords {
+			t.Errorf("%s lines run to %d words, tokens only to %d", name, n, maxTokenedLabelWords)
+		}
+	}
+}
