@@ -472,7 +472,8 @@ func removeLabels(root *html.Node, labels []*html.Node) {
 
 // headingOnly reports a box whose only text is a short heading (at most
 // maxTrailingHeadingWords words): every other text is blank or inside a
-// form, and it holds no image.
+// form, and it holds no <img> (the media elements of dropAlways are
+// skipped with it).
 func headingOnly(box *html.Node) bool {
 	heading, other := 0, false
 	var walk func(n *html.Node, inHeading bool)
@@ -482,9 +483,9 @@ func headingOnly(box *html.Node) bool {
 			case c.Type == html.TextNode && inHeading:
 				heading += countWords(c.Data)
 			case c.Type == html.TextNode:
-				other = strings.TrimSpace(c.Data) != ""
+				other = !blank(c)
 			case c.Type != html.ElementNode || dropAlways[c.DataAtom] || c.DataAtom == atom.Form:
-			case c.DataAtom == atom.Img || c.DataAtom == atom.Picture || c.DataAtom == atom.Video || c.DataAtom == atom.Iframe:
+			case c.DataAtom == atom.Img:
 				other = true
 			default:
 				walk(c, inHeading || headingAtoms[c.DataAtom])
