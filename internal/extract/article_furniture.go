@@ -523,22 +523,18 @@ func leadingDateline(blocks []*html.Node) *html.Node {
 
 // leafBlocks are the block elements under root that hold no block, and
 // inline elements named as kickers.
-func leafBlocks(root *html.Node) []*html.Node {
-	return collectElements(root, func(c *html.Node) visit {
-		if (blockAtoms[c.DataAtom] || classWords(c, kickerWords)) && !hasBlockChild(c) {
-			return take
-		}
-		return descend
-	})
-}
+func leafBlocks(root *html.Node) []*html.Node { return leaves(root, false) }
 
 // lineBlocks are leafBlocks and the inline elements that stand alone on
 // a line among blocks (aloneOnLine): a template's loose <span> with the
 // category link above the headline, or an ad label, in a <header> or
 // <div> that also holds the headline's block.
-func lineBlocks(root *html.Node) []*html.Node {
+func lineBlocks(root *html.Node) []*html.Node { return leaves(root, true) }
+
+// leaves collects leafBlocks, and with lines lineBlocks.
+func leaves(root *html.Node, lines bool) []*html.Node {
 	return collectElements(root, func(c *html.Node) visit {
-		if (blockAtoms[c.DataAtom] || classWords(c, kickerWords) || aloneOnLine(c)) && !hasBlockChild(c) {
+		if (blockAtoms[c.DataAtom] || classWords(c, kickerWords) || lines && aloneOnLine(c)) && !hasBlockChild(c) {
 			return take
 		}
 		return descend
