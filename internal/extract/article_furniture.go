@@ -219,7 +219,7 @@ func isLabelLine(b *html.Node) bool {
 		l.toks = wordTokens(l.lower)
 	}
 	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
-		l.isReadingTime() || l.isButton()
+		l.isReadingTime() || l.isCommentCount() || l.isButton()
 }
 
 // labelLine is a leaf block as the label rules read it, its words
@@ -409,6 +409,26 @@ const maxReadingTimeWords = 6
 // A bare "5 min" (a recipe's step) names no reading and stays.
 func (l labelLine) isReadingTime() bool {
 	return l.words <= maxReadingTimeWords && readingTime.MatchString(l.lower)
+}
+
+// commentCount is a story's count of reader comments, as a template sets
+// it among the byline, the date and the share buttons: "3 Comments",
+// "2comments", "Comments (5)", "Kommentare: 12", "12 comentarios", "5
+// комментариев", "댓글 3", "评论 12". A count says nothing of the
+// story; the thread itself is judged elsewhere (dropCommentSections,
+// dropCommentTail).
+var commentCount = regexp.MustCompile(`^(\d[\d.,]*\s*(comments?|responses?|replies|kommentare?|commentaires?|comentarios?|comentários|commenti|commento|reacties|reactie|` +
+	`komentarz[ey]?|komentarzy|комментари[йяев]?|yorum|bình luận|条评论|評論|评论|件のコメント|コメント|개의 댓글|댓글|تعليقات|تعليق)|` +
+	`(comments?|responses|replies|kommentare|commentaires|comentarios|comentários|commenti|reacties|komentarze|комментарии|yorumlar|bình luận|评论|評論|コメント|댓글|تعليقات)\s*[:：(（]?\s*\d[\d.,]*\s*[)）]?)$`)
+
+// maxCommentCountWords bounds a comment count's line.
+const maxCommentCountWords = 4
+
+// isCommentCount reports a block that is only a count of comments. A
+// heading so worded ("3 Comments") titles the thread under it, which
+// dropCommentTail judges with the thread, and is not taken here.
+func (l labelLine) isCommentCount() bool {
+	return l.words <= maxCommentCountWords && !headingAtoms[l.n.DataAtom] && commentCount.MatchString(l.lower)
 }
 
 // networkInflected reports a network's name with a case ending, as

@@ -435,6 +435,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "5 min", "Reading time matters"},
 		},
 		{
+			name: "comment counts",
+			html: `<ul><li>Maria Lindqvist</li><li>3 Comments</li></ul>` + story + `<p>2comments</p><div>Comments (5)</div><p>Kommentare: 12</p><p>12 comentarios</p><p>댓글 3</p>` + story +
+				`<p>Comments from readers were mostly kind.</p><h3>2 Comments</h3><p>Great list, thanks.</p>`,
+			gone: []string{"3 Comments", "2comments", "Comments (5)", "Kommentare: 12", "12 comentarios", "댓글"},
+			kept: []string{"The council approved", "Maria Lindqvist", "Comments from readers"},
+		},
+		{
 			name: "headings left with nothing under them at the end",
 			html: `<h2>Background</h2>` + story + `<nav class="post-navigation"><h2 class="screen-reader-text">Post navigation</h2></nav>` +
 				`<div><h3>Leave a Reply</h3></div>`,
