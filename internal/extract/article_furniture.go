@@ -70,7 +70,7 @@ func (l labelLine) isAdLabel() bool {
 // German names the picture's role in a compound ("Symbolbild: dpa",
 // "Titelfoto: Stadt Ulm", "Rubriklistenbild: © Max Huber"), and any
 // one-word label before a © is a credit.
-var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|\pL+\s*[:：]\s*©|\pL*(bild|foto)\s*:|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|fotó|bild|bilder|bildquelle|beeld|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|fotoğraf|φωτογραφία|фото|צילום|تصوير|صورة|عکس|摄影|图片来源|图片|写真|사진)\s*(:|：|by\s|von\s|par\s|por\s|di\s))`)
+var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|\pL+\s*[:：]\s*©|\pL*(bild|foto)\s*:|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|fotó|bild|bilder|bildquelle|beeld|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|kuva|fotoğraf|φωτογραφία|фото|צילום|تصوير|صورة|عکس|摄影|图片来源|图片|写真|사진)\s*(:|：|by\s|von\s|par\s|por\s|di\s))`)
 
 // labelText is n's text as the label rules read it: spaces collapsed,
 // and the brackets, bullets and arrows a label may open with trimmed

@@ -218,8 +218,10 @@ func TestTidyArticle(t *testing.T) {
 				`<p>(Leggi anche: <a href="/z">Il consiglio approva il bilancio</a>)</p><p>► Lesen Sie auch: <a href="/w">Stadtrat streitet über den Haushalt</a></p>` + story +
 				`<p>Baca juga: <a href="/b">Pemerintah siapkan operasi pasar</a></p><p>اقرأ أيضا: <a href="/a">خطة وطنية لترشيد المياه</a></p><p>相关阅读：<a href="/c">我市中小学招生政策出台</a></p>` +
 				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story +
-				`<p>यह भी पढ़ें: <a href="/h">नगर निगम ने बजट पास किया</a></p><p>بیشتر بخوانید: <a href="/f">بودجه شهرداری تصویب شد</a></p><p>Читайте також: <a href="/u">Міська рада ухвалила бюджет</a></p>` + story,
-			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy", "नगर निगम", "بودجه شهرداری", "Міська рада"},
+				`<p>यह भी पढ़ें: <a href="/h">नगर निगम ने बजट पास किया</a></p><p>بیشتر بخوانید: <a href="/f">بودجه شهرداری تصویب شد</a></p><p>Читайте також: <a href="/u">Міська рада ухвалила бюджет</a></p>` + story +
+				`<p>Lue myös: <a href="/l">Kaupunginvaltuusto hyväksyi talousarvion</a></p><p>קראו גם: <a href="/q">מועצת העיר אישרה את התקציב</a></p>` + story,
+			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy", "नगर निगम", "بودجه شهرداری", "Міська рада",
+				"Kaupunginvaltuusto", "מועצת העיר"},
 			kept: []string{"The council approved"},
 		},
 		{
@@ -341,9 +343,9 @@ func TestTidyArticle(t *testing.T) {
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
 				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story +
-				`<p>Symbolbild: Jens Büttner/dpa</p><p>Rubriklistenbild: © Max Huber</p><p>Titelfoto: Stadt Ulm</p><p>Kuva: © Lehtikuva</p>`,
+				`<p>Symbolbild: Jens Büttner/dpa</p><p>Rubriklistenbild: © Max Huber</p><p>Titelfoto: Stadt Ulm</p><p>Kuva: © Lehtikuva</p><p>Kuva: Jussi Nukari</p>`,
 			gone: []string{"picture alliance", "Reuters", "AFP", "Jean Dupont", "Leszek Nowak", "ТАСС", "ANP", "Fotoğraf", "محمد علي", "李明",
-				"Jens Büttner", "Max Huber", "Stadt Ulm", "Lehtikuva"},
+				"Jens Büttner", "Max Huber", "Stadt Ulm", "Lehtikuva", "Jussi Nukari"},
 			kept: []string{"The council approved"},
 		},
 		{
