@@ -219,7 +219,7 @@ func isLabelLine(b *html.Node) bool {
 		l.toks = wordTokens(l.lower)
 	}
 	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
-		l.isReadingTime() || l.isCommentCount() || l.isButton()
+		l.isReadingTime() || l.isCommentCount() || l.isFormConsent() || l.isButton()
 }
 
 // labelLine is a leaf block as the label rules read it, its words
@@ -429,6 +429,33 @@ const maxCommentCountWords = 4
 // dropCommentTail judges with the thread, and is not taken here.
 func (l labelLine) isCommentCount() bool {
 	return l.words <= maxCommentCountWords && !headingAtoms[l.n.DataAtom] && commentCount.MatchString(l.lower)
+}
+
+// formConsent is the fine print under a signup or comment form: "By
+// signing up, you agree to receive marketing emails", "By clicking
+// submit, you accept our Terms", "Mit der Anmeldung stimmen Sie unserer
+// Datenschutzerklärung zu", "En vous inscrivant, vous acceptez",
+// "Al suscribirte aceptas", "Ao se inscrever, você concorda",
+// "Iscrivendoti accetti", "Door je aan te melden ga je akkoord". It
+// starts with what the reader does and says that they agree; a story's
+// "By clicking the button twice, you see both promises" agrees to
+// nothing.
+var formConsent = regexp.MustCompile(`^(by (clicking|tapping|pressing|signing up|subscribing|submitting|registering|continuing|entering|providing|creating|joining)|` +
+	`mit (dem klick|der anmeldung|ihrer anmeldung|dem absenden|dem abonnieren|der registrierung|dem klicken)|` +
+	`en (cliquant|vous inscrivant|vous abonnant|soumettant|poursuivant|validant)|` +
+	`al (hacer clic|pulsar|suscribirte|suscribirse|registrarte|registrarse|enviar|continuar)|` +
+	`ao (clicar|se inscrever|se cadastrar|assinar|enviar|continuar)|cliccando|iscrivendoti|registrandoti|proseguendo|` +
+	`door (te klikken|je aan te melden|je in te schrijven|u aan te melden|op))\b.*?` +
+	`(\byou (agree|accept|consent|acknowledge|confirm|are (agreeing|consenting|accepting))|\b(stimmen sie|akzeptieren sie|erklären sie sich|willigen sie)|` +
+	`\bvous (acceptez|consentez|reconnaissez)|\b(aceptas|acepta|aceptás|consientes)\b|\bvocê (concorda|aceita)|\b(accetti|acconsenti)\b|\b(ga je|gaat u) akkoord)`)
+
+// maxFormConsentWords bounds the fine print of a form: a sentence or two.
+const maxFormConsentWords = 40
+
+// isFormConsent reports a block that is a form's fine print
+// (formConsent).
+func (l labelLine) isFormConsent() bool {
+	return l.words <= maxFormConsentWords && formConsent.MatchString(l.lower)
 }
 
 // networkInflected reports a network's name with a case ending, as

@@ -444,6 +444,15 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Maria Lindqvist", "Comments from readers"},
 		},
 		{
+			name: "a form's fine print",
+			html: story + `<p>By signing up, you agree to receive recurring automated SMS marketing messages from Example Deals at the number provided.</p>` +
+				`<p>By submitting your email to subscribe, you agree to Example Media's Privacy Policy.</p><p>Mit der Anmeldung stimmen Sie unserer Datenschutzerklärung zu.</p>` +
+				`<p>En vous inscrivant, vous acceptez nos conditions générales.</p><p>Al suscribirte aceptas la política de privacidad.</p>` + story +
+				`<p>By clicking the button twice in a row, you will see both promises resolve in the console.</p><p>By continuing the works, the council hopes to finish in May.</p>`,
+			gone: []string{"recurring automated", "Example Media", "Datenschutzerklärung", "conditions générales", "política de privacidad"},
+			kept: []string{"The council approved", "both promises resolve", "By continuing the works"},
+		},
+		{
 			name: "headings left with nothing under them at the end",
 			html: `<h2>Background</h2>` + story + `<nav class="post-navigation"><h2 class="screen-reader-text">Post navigation</h2></nav>` +
 				`<div><h3>Leave a Reply</h3></div>`,
