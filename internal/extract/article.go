@@ -544,6 +544,7 @@ func dropRelated(root *html.Node) {
 	})
 	var drop []*html.Node
 	inRelated := false
+	var last *html.Node // the run's last link line
 	for _, b := range leaves {
 		words := wordCount(b)
 		if words == 0 {
@@ -568,6 +569,11 @@ func dropRelated(root *html.Node) {
 			drop = append(drop, b)
 		case inRelated && links*10 >= words*6:
 			drop = append(drop, b)
+			last = b
+		case inRelated && last != nil && words <= maxCardSummaryWords && cardSummary(last, b):
+			// A card's summary under its linked title.
+			drop = append(drop, b)
+			last = nil
 		case words >= 4 && links*10 >= words*9 && shouting(b):
 			// "CLICK HERE TO GET THE APP", "A LONG HISTORY OF HER FEUDS":
 			// an all-capitals paragraph that is one link is a promo.
@@ -579,6 +585,19 @@ func dropRelated(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// maxCardSummaryWords bounds the summary a related card sets under its
+// linked title.
+const maxCardSummaryWords = 40
+
+// cardSummary reports a block (summary) that shares a box with the link
+// line before it (title) and nothing else: a card of a related list, its
+// title linked and its summary not. A story's paragraph after a link
+// line shares its box with the rest of the story.
+func cardSummary(title, summary *html.Node) bool {
+	box := commonAncestor(title, summary)
+	return box != nil && wordCount(box) == wordCount(title)+wordCount(summary)
 }
 
 // datelineLabel starts a block that states when the story was published

@@ -225,6 +225,19 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "label and the cards after it, each a linked title over a summary",
+			html: story + `<h2>Most popular</h2><div class="c"><div><a href="/a">Protein diet</a></div><div>A popular diet for an active life, with results of up to ten kilos in two weeks.</div></div>` +
+				`<div class="c"><div><a href="/b">Buckwheat diet</a></div><div>The most popular diet of all, with two menus to choose from.</div></div>`,
+			gone: []string{"Most popular", "Protein diet", "active life", "Buckwheat", "two menus"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a story's paragraph after a related line stays",
+			html: story + `<h3>Read more</h3><p><a href="/a">Council members clash over the harbour plan</a></p><p>The harbour plan will be put to a vote in the spring.</p>` + story,
+			gone: []string{"Council members clash"},
+			kept: []string{"The council approved", "put to a vote in the spring"},
+		},
+		{
 			name: "label and the link run after it",
 			html: story + `<p>You may also like...</p><p><a href="/a">First other headline here</a></p><ul><li><a href="/b">Second other headline</a></li><li><a href="/c">Third other headline</a></li></ul><p>The mayor is expected to sign the budget next week, officials said.</p>`,
 			gone: []string{"You may also like", "First other", "Third other"},
