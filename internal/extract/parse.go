@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"strings"
 
 	"golang.org/x/net/html"
 )
@@ -130,7 +131,22 @@ func hasPrefixFold(b []byte, prefix string) bool {
 // indexFold is strings.Index or bytes.Index for an ASCII lower-case
 // needle, ignoring the letter case of b, without allocating.
 func indexFold[T string | []byte](b T, needle string) int {
+	// A needle that starts with a byte no letter case changes ("<noscript")
+	// has its candidates found by that byte, with IndexByte's fast scan:
+	// the byte-by-byte comparison over a whole page was 3% of extraction's
+	// CPU.
+	first := needle[0]
+	jump := first < 'a' || first > 'z'
 	for i := 0; i+len(needle) <= len(b); i++ {
+		if jump {
+			k := indexByte(b[i:], first)
+			if k < 0 {
+				return -1
+			}
+			if i += k; i+len(needle) > len(b) {
+				return -1
+			}
+		}
 		j := 0
 		for ; j < len(needle); j++ {
 			c := b[i+j]
@@ -144,6 +160,17 @@ func indexFold[T string | []byte](b T, needle string) int {
 		if j == len(needle) {
 			return i
 		}
+	}
+	return -1
+}
+
+// indexByte is strings.IndexByte or bytes.IndexByte, as b is.
+func indexByte[T string | []byte](b T, c byte) int {
+	switch v := any(b).(type) {
+	case string:
+		return strings.IndexByte(v, c)
+	case []byte:
+		return bytes.IndexByte(v, c)
 	}
 	return -1
 }

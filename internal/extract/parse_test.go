@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -52,4 +53,60 @@ func FuzzCloseNoscriptFrames(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q -> %q", b, out, again)
 		}
 	})
+}
+
+// TestIndexFold checks the case-blind search against the plain one on
+// lower-cased input, for needles found by their first byte ("<noscript")
+// and by letters ("aut"), in strings and byte slices.
+func TestIndexFold(t *testing.T) {
+	tests := []struct {
+		in, needle string
+		want       int
+	}{
+		{`<p>a</p><NoScript>`, "<noscript", 8},
+		{`<noscrip`, "<noscript", -1},
+		{`<<noscript`, "<noscript", 1},
+		{`<no<noscript`, "<noscript", 3},
+		{`x<`, "<iframe", -1},
+		{`</IFRAME>`, "</iframe", 0},
+		{`AUTHOR-box`, "aut", 0},
+		{`sabox-Aut`, "aut", 6},
+		{``, "aut", -1},
+	}
+	for _, tt := range tests {
+		if got := indexFold(tt.in, tt.needle); got != tt.want {
+			t.Errorf("indexFold(%q, %q) = %d, want %d", tt.in, tt.needle, got, tt.want)
+		}
+		if got := indexFold([]byte(tt.in), tt.needle); got != tt.want {
+			t.Errorf("indexFold([]byte(%q), %q) = %d, want %d", tt.in, tt.needle, got, tt.want)
+		}
+	}
+}
+
+// FuzzIndexFold checks indexFold against strings.Index on the input with
+// its ASCII letters lower-cased.
+func FuzzIndexFold(f *testing.F) {
+	f.Add("<p>a</p><NoScript>", "<noscript")
+	f.Add("AUTHOR-box", "aut")
+	f.Fuzz(func(t *testing.T, s, needle string) {
+		needle = strings.ToLower(needle)
+		if needle == "" || strings.ToLower(needle) != asciiLower(needle) {
+			return
+		}
+		want := strings.Index(asciiLower(s), needle)
+		if got := indexFold(s, needle); got != want {
+			t.Fatalf("indexFold(%q, %q) = %d, want %d", s, needle, got, want)
+		}
+	})
+}
+
+// asciiLower lower-cases the ASCII letters of s only, as indexFold does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
