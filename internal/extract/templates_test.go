@@ -131,6 +131,11 @@ import (
 //     story, "Lee también", a newsletter box, tags, an author box, cards
 //     under "Te puede interesar" whose links wrap their headings, and
 //     "2 comentarios". (The author box, named by nothing, stays.)
+//   - elementor: a blog post built with a page builder (Elementor), each
+//     paragraph group a widget of its own, under a post-info list of
+//     author, date and "3 Comments", with a call-to-action box, share
+//     buttons, an author box, post navigation, related cards, comments
+//     and a sidebar in widgets too. (The call-to-action box stays.)
 func TestArticleTemplates(t *testing.T) {
 	tests := []struct {
 		file          string
@@ -428,6 +433,17 @@ func TestArticleTemplates(t *testing.T) {
 			},
 			without: []string{"Tiempo de lectura", "Lee también", "¿Te gusta lo que lees?", "Suscríbete", "Etiquetas", "Te puede interesar",
 				"Fresas en maceta", "Pulgones", "comentarios", "Muy útil", "Entradas recientes", "derechos reservados"},
+		},
+		{
+			file: "elementor.html",
+			url:  "https://greenpatch.example.com/winterize-vegetable-garden/",
+			with: []string{
+				"When the first hard frost arrives, most vegetable beds look finished.",
+				"6. Clean and store your tools",
+				"a shed ready for the first warm week of March.",
+			},
+			without: []string{"3 Comments", "Home »", "Pin it", "Maria has grown vegetables", "When to plant garlic", "You may also like",
+				"Read More", "Great list", "Hi, I'm Maria", "Popular posts", "All rights reserved"},
 		},
 		{
 			file: "news-ru.html",
