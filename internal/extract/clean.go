@@ -208,6 +208,7 @@ func prepareDoc(doc *html.Node) {
 			w += wordCount(c)
 		}
 		if w < 30 || hasAncestor(n, atom.Head) {
+			replaceLazyImage(n)
 			removeNode(n)
 			continue
 		}

@@ -63,6 +63,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		return nil, ErrEmpty
 	}
 	normalizeCode(content, codeLanguages(doc))
+	resolveLazyImages(content)
 	absolutize(content, base)
 	switch format {
 	case Text:
