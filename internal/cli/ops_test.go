@@ -105,7 +105,9 @@ func TestRedisOutageDegradesAndRecovers(t *testing.T) {
 		t.Errorf("provider calls during the outage = %d, want 1", n)
 	}
 	// Once by the Redis client, once by the audit log for its stream sink;
-	// not once per request.
+	// not once per request. The audit log writes in the background, after
+	// its sink's write timed out: wait for its line before counting.
+	waitFor(t, "the audit sink's failure to be logged", func() bool { return strings.Contains(logs.String(), "audit sink failing") })
 	for _, msg := range []string{"redis unreachable; serving from local", "audit sink failing"} {
 		if n := strings.Count(logs.String(), msg); n != 1 {
 			t.Errorf("%q was logged %d times, want once", msg, n)
