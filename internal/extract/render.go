@@ -39,6 +39,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 	if base != nil {
 		domain = base.String()
 	}
+	plainHeadings(content)
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -46,6 +47,70 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 		return renderText(content)
 	}
 	return tidyMarkdown(strings.TrimSpace(string(out))) + "\n"
+}
+
+// plainHeadings unwraps bold or italic markup that spans a heading's
+// whole text, as WordPress's editors often set it ("<h2><strong>What is
+// it?</strong></h2>"): a heading stands out already, and "## **What is
+// it?**" only adds marks for the model to read past (on the three dev
+// sets, 2,181 headings on 215 pages). A heading that emphasises a part
+// ("<strong>Step 1:</strong> Mix") keeps it.
+func plainHeadings(root *html.Node) {
+	for _, h := range collectElements(root, func(c *html.Node) visit {
+		if headingAtoms[c.DataAtom] {
+			return take
+		}
+		return descend
+	}) {
+		for n := h; ; {
+			w := soleElement(n)
+			if w == nil {
+				break
+			}
+			switch {
+			case emphasisAtoms[w.DataAtom]:
+				moveChildrenBefore(w, w)
+				n.RemoveChild(w)
+			case w.DataAtom == atom.Span:
+				n = w // a styling wrapper: look inside
+			default:
+				n = nil
+			}
+			if n == nil {
+				break
+			}
+		}
+	}
+}
+
+// emphasisAtoms are the elements Markdown renders as ** or *.
+var emphasisAtoms = map[atom.Atom]bool{atom.Strong: true, atom.B: true, atom.Em: true, atom.I: true}
+
+// soleElement returns n's one element child when n holds nothing else
+// but whitespace, line breaks and empty spans and anchors (a table of
+// contents' <span id="..."></span>); nil otherwise.
+func soleElement(n *html.Node) *html.Node {
+	var only *html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.DataAtom == atom.Br, (c.DataAtom == atom.Span || c.DataAtom == atom.A) && emptyInline(c):
+		case c.Type == html.ElementNode && only == nil:
+			only = c
+		case c.Type == html.ElementNode, c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return nil
+		}
+	}
+	return only
+}
+
+// emptyInline reports an element that holds at most whitespace text.
+func emptyInline(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.TextNode || strings.TrimSpace(c.Data) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // tidyMarkdown empties whitespace-only lines outside fenced code (the
