@@ -668,7 +668,8 @@ func TestParagraphsInsideParagraph(t *testing.T) {
 // TestInvisibleCharacters: zero-width spaces, word joiners and stray
 // byte-order marks render as nothing and come out as nothing, in the text
 // and in the title; zero-width joiners (emoji, Indic and Persian scripts)
-// and soft hyphens (a place a word may break) stay.
+// and soft hyphens (a place a word may break) stay, but for a text of
+// joiners alone.
 func TestInvisibleCharacters(t *testing.T) {
 	page := `<html><head><title>Bundes&#8203;regierung beschließt</title></head><body><article><h1>Bundesregierung beschließt</h1>` +
 		`<p>Die Bundes&shy;regierung hat am Montag beschlossen, dass die Steuer&#8203;erhöhung kommt. Das Wort&#8288;ende und der&#65279;Rest.</p>` +
@@ -684,6 +685,20 @@ func TestInvisibleCharacters(t *testing.T) {
 	}
 	if doc.Metadata.Title != "Bundesregierung beschließt" {
 		t.Errorf("title = %q", doc.Metadata.Title)
+	}
+	// A page builder's spacer paragraph of one joiner joins nothing.
+	spaced := strings.Replace(page, `</p><p>Family`, `</p><p>&zwj;</p><p> &zwnj; </p><p>Family`, 1)
+	md, err := Extract(context.Background(), []byte(spaced), Options{URL: "https://news.example/politik/steuer.html"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(md.Content, "\n") {
+		if l != "" && strings.Trim(l, "\u200c\u200d ") == "" {
+			t.Errorf("a line of joiners only: %q in\n%s", l, md.Content)
+		}
+	}
+	if !strings.Contains(md.Content, "👩\u200d👩\u200d👧") {
+		t.Errorf("the emoji lost its joiners:\n%s", md.Content)
 	}
 }
 
