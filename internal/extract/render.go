@@ -40,6 +40,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 		domain = base.String()
 	}
 	plainHeadings(content)
+	tidyLinks(content, base)
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -81,6 +82,56 @@ func plainHeadings(root *html.Node) {
 			}
 		}
 	}
+}
+
+// tidyLinks readies links for Markdown. A link with nothing to show goes
+// (a share button's icon, an image link whose placeholder image went):
+// "[](https://…)" is an address the model cannot tell the purpose of
+// (2,504 on 244 of the dev sets' pages). A link to a place on the same
+// page (a heading's permalink, a table of contents' entry, a footnote
+// mark) keeps its text without the address, which only repeats the
+// page's (headings so linked: 382 on 36 pages).
+func tidyLinks(root *html.Node, base *nurl.URL) {
+	for _, a := range collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.A {
+			return take
+		}
+		return descend
+	}) {
+		switch {
+		case !showsSomething(a):
+			removeNode(a)
+		case samePage(attr(a, "href"), base):
+			moveChildrenBefore(a, a)
+			removeNode(a)
+		}
+	}
+}
+
+// showsSomething reports an element holding text or an image.
+func showsSomething(n *html.Node) bool {
+	return findFirst(n, func(c *html.Node) bool {
+		return c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" ||
+			c.Type == html.ElementNode && (c.DataAtom == atom.Img || c.DataAtom == atom.Video || c.DataAtom == atom.Audio)
+	}) != nil
+}
+
+// samePage reports an address of a place on the page at base: "#part",
+// or base's own address with a fragment.
+func samePage(href string, base *nurl.URL) bool {
+	href = strings.TrimSpace(href)
+	if strings.HasPrefix(href, "#") {
+		return true
+	}
+	if base == nil || !strings.Contains(href, "#") {
+		return false
+	}
+	u, err := nurl.Parse(href)
+	if err != nil {
+		return false
+	}
+	return u.Fragment != "" && strings.EqualFold(u.Scheme, base.Scheme) && strings.EqualFold(u.Host, base.Host) &&
+		strings.TrimSuffix(u.Path, "/") == strings.TrimSuffix(base.Path, "/") && u.RawQuery == base.RawQuery
 }
 
 // emphasisAtoms are the elements Markdown renders as ** or *.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,27 @@ func TestPlainHeadings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil))
+		if got != tt.want {
+			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestTidyLinks checks that links with nothing to show go from the
+// Markdown, that links to a place on the same page keep their text
+// without the address, and that other links stay.
+func TestTidyLinks(t *testing.T) {
+	base, _ := url.Parse("https://blog.example.com/guides/n8n/?ref=1")
+	tests := []struct{ in, want string }{
+		{`<p>Share <a href="https://x.example/intent?u=1"><svg></svg></a><a href="/feed"> </a>this.</p>`, "Share this."},
+		{`<h2><a href="https://blog.example.com/guides/n8n/?ref=1#intro">Introduction</a></h2>`, "## Introduction"},
+		{`<p>See <a href="#table-2">the table below</a> and <a href="https://blog.example.com/guides/other/#x">another guide</a>.</p>`,
+			"See the table below and [another guide](https://blog.example.com/guides/other/#x)."},
+		{`<p><a href="https://blog.example.com/img/full.jpg"><img src="https://blog.example.com/img/t.jpg" alt="Chart"></a></p>`,
+			"[![Chart](https://blog.example.com/img/t.jpg)](https://blog.example.com/img/full.jpg)"},
+	}
+	for _, tt := range tests {
+		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), base))
 		if got != tt.want {
 			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
 		}
