@@ -90,7 +90,8 @@ func plainHeadings(root *html.Node) {
 // (2,504 on 244 of the dev sets' pages). A link to a place on the same
 // page (a heading's permalink, a table of contents' entry, a footnote
 // mark) keeps its text without the address, which only repeats the
-// page's (headings so linked: 382 on 36 pages).
+// page's (headings so linked: 382 on 36 pages); so does a link that runs
+// a script (105 javascript: links on the dev pages).
 func tidyLinks(root *html.Node, base *nurl.URL) {
 	for _, a := range collectElements(root, func(c *html.Node) visit {
 		if c.DataAtom == atom.A {
@@ -101,11 +102,18 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 		switch {
 		case !showsSomething(a):
 			removeNode(a)
-		case samePage(attr(a, "href"), base):
+		case samePage(attr(a, "href"), base) || scriptLink(attr(a, "href")):
 			moveChildrenBefore(a, a)
 			removeNode(a)
 		}
 	}
+}
+
+// scriptLink reports a javascript: address, which runs the page's code
+// and leads nowhere ("javascript:void(0)", a consent dialog's opener).
+func scriptLink(href string) bool {
+	href = strings.TrimSpace(href)
+	return len(href) >= 11 && strings.EqualFold(href[:11], "javascript:")
 }
 
 // showsSomething reports an element holding text or an image.

@@ -38,6 +38,7 @@ func TestTidyLinks(t *testing.T) {
 		{`<h2><a href="https://blog.example.com/guides/n8n/?ref=1#intro">Introduction</a></h2>`, "## Introduction"},
 		{`<p>See <a href="#table-2">the table below</a> and <a href="https://blog.example.com/guides/other/#x">another guide</a>.</p>`,
 			"See the table below and [another guide](https://blog.example.com/guides/other/#x)."},
+		{`<p><a href="javascript:void(0)">Privacy settings</a> <a href=" JavaScript:openChat()">Chat</a></p>`, "Privacy settings Chat"},
 		{`<p><a href="https://blog.example.com/img/full.jpg"><img src="https://blog.example.com/img/t.jpg" alt="Chart"></a></p>`,
 			"[![Chart](https://blog.example.com/img/t.jpg)](https://blog.example.com/img/full.jpg)"},
 	}
