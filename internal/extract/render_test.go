@@ -49,3 +49,41 @@ func TestTidyLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeIntraword checks that an underscore between two letters or
+// digits loses its backslash, and that one at a word's edge, in a run of
+// underscores or in a code span keeps it.
+func TestUnescapeIntraword(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`Email louise\_matsakis@wired.com or @PFF\_Browns.`, `Email louise_matsakis@wired.com or @PFF_Browns.`},
+		{`DOI: 10.1007/978-3-319-09575-2\_199-1, Jeong\_희진`, `DOI: 10.1007/978-3-319-09575-2_199-1, Jeong_희진`},
+		{`\_start and end\_ and \_\_\_ and a \_ b`, `\_start and end\_ and \_\_\_ and a \_ b`},
+		{"in `a\\_b` code, out a\\_b, ``x\\_y ` z\\_w``", "in `a\\_b` code, out a_b, ``x\\_y ` z\\_w``"},
+		{`no escapes here`, `no escapes here`},
+	}
+	for _, tt := range tests {
+		if got := unescapeIntraword(tt.in); got != tt.want {
+			t.Errorf("unescapeIntraword(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	got := renderMarkdown(parseFragment(t, `<p>Write to louise_matsakis@wired.com about <code>snake\_case</code>.</p>`), nil)
+	if !strings.Contains(got, "louise_matsakis@wired.com") || !strings.Contains(got, "`snake\\_case`") {
+		t.Errorf("renderMarkdown = %q", got)
+	}
+}
+
+// FuzzUnescapeIntraword checks that unescaping only ever removes
+// backslashes, and leaves a line without "\_" as it is.
+func FuzzUnescapeIntraword(f *testing.F) {
+	f.Add(`louise\_matsakis and ` + "`a\\_b`")
+	f.Add(`\_\_x\_`)
+	f.Fuzz(func(t *testing.T, s string) {
+		got := unescapeIntraword(s)
+		if strings.ReplaceAll(got, `\`, "") != strings.ReplaceAll(s, `\`, "") {
+			t.Fatalf("unescapeIntraword(%q) = %q changed more than backslashes", s, got)
+		}
+		if !strings.Contains(s, `\_`) && got != s {
+			t.Fatalf("unescapeIntraword(%q) = %q", s, got)
+		}
+	})
+}
