@@ -42,6 +42,10 @@ func TestResolveLazyImages(t *testing.T) {
 		{"an unknown data-*src* attribute", `<img src="data:," data-src-medium="https://img.example.com/f-m.jpg">`, []string{"https://img.example.com/f-m.jpg"}},
 		{"a real src stays", `<img src="/g.png" data-src="/other.png">`, []string{"/g.png"}},
 		{"no address at all goes", `<p>Before</p><img src="data:image/gif;base64,R0lGOD==" data-chomp-id="abc"><img alt="x"><p>After</p>`, nil},
+		{"a placeholder file with the address beside it", `<img src="/img/lazy_placeholder.gif" data-src="/img/watch-review.jpg">`, []string{"/img/watch-review.jpg"}},
+		{"a placeholder file alone goes", `<img src="https://cdn.example.com/assets/placeholder.svg?v=2" alt="Headphones"><img src="/static/loading.gif">`, nil},
+		{"a file a word of which names a stand-in, alone, stays", `<img src="/photos/loading-dock.jpg"><img src="/art/blank-canvas.png">`,
+			[]string{"/photos/loading-dock.jpg", "/art/blank-canvas.png"}},
 		{"an inline image in a data: URI goes", `<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk">`, nil},
 	}
 	for _, tt := range tests {
