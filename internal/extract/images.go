@@ -30,30 +30,20 @@ var lazySrcsetAttrs = []string{"data-srcset", "data-lazy-srcset", "nitro-lazy-sr
 // placeholder the address its lazy-loading attributes hold, and removes
 // the images left with no address.
 func resolveLazyImages(root *html.Node) {
-	var drop []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if c.DataAtom == atom.Img {
-				src := attr(c, "src")
-				if real := realImageURL(src); !real || placeholderFile(src, false) {
-					if u := lazyImageURL(c); u != "" {
-						setAttr(c, "src", u)
-					} else if !real || placeholderFile(src, true) {
-						drop = append(drop, c)
-					}
-				}
-				continue
-			}
-			walk(c)
+	for _, img := range collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Img {
+			return take
 		}
-	}
-	walk(root)
-	for _, n := range drop {
-		removeNode(n)
+		return descend
+	}) {
+		src := attr(img, "src")
+		if real := realImageURL(src); !real || placeholderFile(src, false) {
+			if u := lazyImageURL(img); u != "" {
+				setAttr(img, "src", u)
+			} else if !real || placeholderFile(src, true) {
+				removeNode(img)
+			}
+		}
 	}
 }
 
