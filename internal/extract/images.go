@@ -151,7 +151,7 @@ func replaceLazyImage(ns *html.Node) {
 		switch {
 		case p.Type == html.TextNode && strings.TrimSpace(p.Data) != "":
 			return
-		case p.DataAtom == atom.Img && p.Type == html.ElementNode && strings.TrimSpace(attr(p, "src")) == "" && lazyImageURL(p) == "":
+		case p.Type == html.ElementNode && p.DataAtom == atom.Img && strings.TrimSpace(attr(p, "src")) == "" && lazyImageURL(p) == "":
 			// An image without even a placeholder (a canvas's
 			// stand-in) is not what the block replaces; it goes.
 			p.Parent.RemoveChild(p)

@@ -39,8 +39,8 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 	if base != nil {
 		domain = base.String()
 	}
+	tidyLinks(content, base) // first: a heading's permalink may wrap its bold
 	plainHeadings(content)
-	tidyLinks(content, base)
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -63,12 +63,11 @@ func plainHeadings(root *html.Node) {
 		}
 		return descend
 	}) {
-		for n := h; ; {
-			w := soleElement(n)
-			if w == nil {
-				break
-			}
-			switch {
+		// Each turn removes an element or steps down into one.
+		for n := h; n != nil; {
+			switch w := soleElement(n); {
+			case w == nil:
+				n = nil
 			case emphasisAtoms[w.DataAtom]:
 				moveChildrenBefore(w, w)
 				n.RemoveChild(w)
@@ -76,9 +75,6 @@ func plainHeadings(root *html.Node) {
 				n = w // a styling wrapper: look inside
 			default:
 				n = nil
-			}
-			if n == nil {
-				break
 			}
 		}
 	}
