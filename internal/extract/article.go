@@ -545,7 +545,7 @@ func dropRelated(root *html.Node) {
 	var drop []*html.Node
 	inRelated := false
 	var last *html.Node // the run's last link line
-	for _, b := range leaves {
+	for i, b := range leaves {
 		words := wordCount(b)
 		if words == 0 {
 			continue
@@ -574,6 +574,9 @@ func dropRelated(root *html.Node) {
 			// A card's summary under its linked title.
 			drop = append(drop, b)
 			last = nil
+		case inRelated && links == 0 && words <= maxKickerWords && i+1 < len(leaves) && linkLine(leaves[i+1]) && cardSummary(b, leaves[i+1]):
+			// A card's kicker over its linked title.
+			drop = append(drop, b)
 		case words >= 4 && links*10 >= words*9 && shouting(b):
 			// "CLICK HERE TO GET THE APP", "A LONG HISTORY OF HER FEUDS":
 			// an all-capitals paragraph that is one link is a promo.
@@ -591,10 +594,18 @@ func dropRelated(root *html.Node) {
 // linked title.
 const maxCardSummaryWords = 40
 
+// linkLine reports a block that is mostly link text, as a related run's
+// lines are.
+func linkLine(b *html.Node) bool {
+	w := wordCount(b)
+	return w > 0 && linkWords(b)*10 >= w*6
+}
+
 // cardSummary reports a block (summary) that shares a box with the link
 // line before it (title) and nothing else: a card of a related list, its
 // title linked and its summary not. A story's paragraph after a link
-// line shares its box with the rest of the story.
+// line shares its box with the rest of the story. A kicker over its
+// title is judged the same way, the two in the other order.
 func cardSummary(title, summary *html.Node) bool {
 	box := commonAncestor(title, summary)
 	return box != nil && wordCount(box) == wordCount(title)+wordCount(summary)

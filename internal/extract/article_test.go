@@ -232,6 +232,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "label and the cards after it, each a kicker over a linked title",
+			html: story + `<h2>Related content</h2><ul><li><h4>best-right-now</h4><p><a href="/a">The Best Quiet Dishwashers of 2025</a></p></li>` +
+				`<li><h4>Dishwashers</h4><p><a href="/b">How to load a dishwasher the right way</a></p></li></ul>`,
+			gone: []string{"Related content", "best-right-now", "Quiet Dishwashers", "Dishwashers", "load a dishwasher"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "a story's paragraph after a related line stays",
 			html: story + `<h3>Read more</h3><p><a href="/a">Council members clash over the harbour plan</a></p><p>The harbour plan will be put to a vote in the spring.</p>` + story,
 			gone: []string{"Council members clash"},
