@@ -80,9 +80,14 @@ type fakeFetcher struct {
 	block map[string]bool
 	// exited, when set, receives each URL as its Fetch returns.
 	exited chan string
+	// started, when set, receives each URL as its Fetch begins.
+	started chan string
 }
 
 func (f *fakeFetcher) Fetch(ctx context.Context, req fetch.Request) (*fetch.Result, error) {
+	if f.started != nil {
+		f.started <- req.URL
+	}
 	if f.exited != nil {
 		defer func() { f.exited <- req.URL }()
 	}

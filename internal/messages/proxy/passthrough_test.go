@@ -393,8 +393,8 @@ func TestFastPathClientCancel(t *testing.T) {
 // fetch is cancelled rather than left running. The deadline is a manual
 // cancellation at a known point, so the test does not depend on timing.
 func TestEnrichDeadline(t *testing.T) {
-	exited := make(chan string, 3)
-	f := &fakeFetcher{pages: goPages, block: map[string]bool{"https://example.com/go/generics": true}, exited: exited}
+	exited, started := make(chan string, 3), make(chan string, 3)
+	f := &fakeFetcher{pages: goPages, block: map[string]bool{"https://example.com/go/generics": true}, exited: exited, started: started}
 	collected := make(chan int, 3)
 	testHookEnrichPage = func(i int) { collected <- i }
 	defer func() { testHookEnrichPage = nil }()
@@ -408,6 +408,16 @@ func TestEnrichDeadline(t *testing.T) {
 		case <-collected:
 		case <-time.After(safety):
 			t.Fatal("fast pages were never collected")
+		}
+	}
+	// Every fetch must have begun before the deadline: one still waiting
+	// for its turn when ctx ends is skipped, not fetched (fetch.Each), and
+	// on a loaded machine the blocked one's goroutine may not have run yet.
+	for range 3 {
+		select {
+		case <-started:
+		case <-time.After(safety):
+			t.Fatal("the fetches never began")
 		}
 	}
 	cancel() // the deadline
