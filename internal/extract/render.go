@@ -15,6 +15,8 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webgate/webgate/internal/urlnorm"
 )
 
 // The converter is safe for concurrent use once built, and building it
@@ -89,6 +91,10 @@ func plainHeadings(root *html.Node) {
 // page's (headings so linked: 382 on 36 pages); so does a link that runs
 // a script (105 javascript: links on the dev pages).
 func tidyLinks(root *html.Node, base *nurl.URL) {
+	pageKey := ""
+	if base != nil && base.Host != "" {
+		pageKey = urlnorm.KeyURL(base)
+	}
 	for _, a := range collectElements(root, func(c *html.Node) visit {
 		if c.DataAtom == atom.A {
 			return take
@@ -98,7 +104,7 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 		switch {
 		case !showsSomething(a):
 			removeNode(a)
-		case samePage(attr(a, "href"), base) || scriptLink(attr(a, "href")):
+		case samePage(attr(a, "href"), pageKey) || scriptLink(attr(a, "href")):
 			moveChildrenBefore(a, a)
 			removeNode(a)
 		}
@@ -120,22 +126,20 @@ func showsSomething(n *html.Node) bool {
 	}) != nil
 }
 
-// samePage reports an address of a place on the page at base: "#part",
-// or base's own address with a fragment.
-func samePage(href string, base *nurl.URL) bool {
+// samePage reports an address of a place on the page whose urlnorm key
+// is pageKey: "#part", or the page's own address, as urlnorm compares
+// pages (scheme, "www.", a trailing slash and tracking parameters
+// aside), with a fragment.
+func samePage(href, pageKey string) bool {
 	href = strings.TrimSpace(href)
 	if strings.HasPrefix(href, "#") {
 		return true
 	}
-	if base == nil || !strings.Contains(href, "#") {
+	if pageKey == "" || !strings.Contains(href, "#") {
 		return false
 	}
 	u, err := nurl.Parse(href)
-	if err != nil {
-		return false
-	}
-	return u.Fragment != "" && strings.EqualFold(u.Scheme, base.Scheme) && strings.EqualFold(u.Host, base.Host) &&
-		strings.TrimSuffix(u.Path, "/") == strings.TrimSuffix(base.Path, "/") && u.RawQuery == base.RawQuery
+	return err == nil && u.Fragment != "" && u.Host != "" && urlnorm.KeyURL(u) == pageKey
 }
 
 // emphasisAtoms are the elements Markdown renders as ** or *.

@@ -37,6 +37,7 @@ func TestTidyLinks(t *testing.T) {
 		{`<p>Share <a href="https://x.example/intent?u=1"><svg></svg></a><a href="/feed"> </a>this.</p>`, "Share this."},
 		{`<h2><a href="https://blog.example.com/guides/n8n/?ref=1#intro">Introduction</a></h2>`, "## Introduction"},
 		{`<h2><a href="#key-takeaways"><strong>Key Takeaways</strong></a></h2>`, "## Key Takeaways"},
+		{`<h3><a href="http://www.blog.example.com/guides/n8n?ref=1&utm_source=feed#faq">FAQ</a></h3>`, "### FAQ"},
 		{`<p>See <a href="#table-2">the table below</a> and <a href="https://blog.example.com/guides/other/#x">another guide</a>.</p>`,
 			"See the table below and [another guide](https://blog.example.com/guides/other/#x)."},
 		{`<p><a href="javascript:void(0)">Privacy settings</a> <a href=" JavaScript:openChat()">Chat</a></p>`, "Privacy settings Chat"},
