@@ -567,14 +567,14 @@ func dropRelated(root *html.Node) {
 			inRelated = true
 		case label && links*2 >= words:
 			drop = append(drop, b)
-		case inRelated && links*10 >= words*6:
+		case inRelated && linkDense(words, links):
 			drop = append(drop, b)
 			last = b
-		case inRelated && last != nil && words <= maxCardSummaryWords && cardSummary(last, b):
+		case inRelated && last != nil && words <= maxCardSummaryWords && cardPair(last, b):
 			// A card's summary under its linked title.
 			drop = append(drop, b)
 			last = nil
-		case inRelated && links == 0 && words <= maxKickerWords && i+1 < len(leaves) && linkLine(leaves[i+1]) && cardSummary(b, leaves[i+1]):
+		case inRelated && links == 0 && words <= maxKickerWords && i+1 < len(leaves) && linkLine(leaves[i+1]) && cardPair(b, leaves[i+1]):
 			// A card's kicker over its linked title.
 			drop = append(drop, b)
 		case words >= 4 && links*10 >= words*9 && shouting(b):
@@ -594,21 +594,23 @@ func dropRelated(root *html.Node) {
 // linked title.
 const maxCardSummaryWords = 40
 
-// linkLine reports a block that is mostly link text, as a related run's
-// lines are.
+// linkDense reports a line of words words, links of them link text, that
+// is mostly link text, as a related run's lines are.
+func linkDense(words, links int) bool { return links*10 >= words*6 }
+
+// linkLine reports a block that is mostly link text (linkDense).
 func linkLine(b *html.Node) bool {
 	w := wordCount(b)
-	return w > 0 && linkWords(b)*10 >= w*6
+	return w > 0 && linkDense(w, linkWords(b))
 }
 
-// cardSummary reports a block (summary) that shares a box with the link
-// line before it (title) and nothing else: a card of a related list, its
-// title linked and its summary not. A story's paragraph after a link
-// line shares its box with the rest of the story. A kicker over its
-// title is judged the same way, the two in the other order.
-func cardSummary(title, summary *html.Node) bool {
-	box := commonAncestor(title, summary)
-	return box != nil && wordCount(box) == wordCount(title)+wordCount(summary)
+// cardPair reports two blocks that share a box and nothing else: a card
+// of a related list, its linked title with the summary under it or the
+// kicker over it. A story's paragraph beside a link line shares its box
+// with the rest of the story.
+func cardPair(a, b *html.Node) bool {
+	box := commonAncestor(a, b)
+	return box != nil && wordCount(box) == wordCount(a)+wordCount(b)
 }
 
 // datelineLabel starts a block that states when the story was published
