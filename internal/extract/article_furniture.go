@@ -150,15 +150,7 @@ func namedKicker(b *html.Node) bool {
 	if classWords(b, kickerWords) {
 		return true
 	}
-	var only *html.Node
-	for c := b.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.ElementNode && only == nil:
-			only = c
-		case c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
-			return false
-		}
-	}
+	only := soleElement(b)
 	return only != nil && classWords(only, kickerWords)
 }
 

@@ -147,7 +147,8 @@ var emphasisAtoms = map[atom.Atom]bool{atom.Strong: true, atom.B: true, atom.Em:
 
 // soleElement returns n's one element child when n holds nothing else
 // but whitespace, line breaks and empty spans and anchors (a table of
-// contents' <span id="..."></span>); nil otherwise.
+// contents' <span id="..."></span>); nil otherwise. Headings
+// (plainHeadings) and kicker lines (namedKicker) are judged by it.
 func soleElement(n *html.Node) *html.Node {
 	var only *html.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
