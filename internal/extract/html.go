@@ -65,6 +65,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	normalizeCode(content, codeLanguages(doc))
 	resolveLazyImages(content)
 	absolutize(content, base)
+	tidyLinks(content, base)
 	switch format {
 	case Text:
 		out.Content = renderText(content)

@@ -41,8 +41,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 	if base != nil {
 		domain = base.String()
 	}
-	tidyLinks(content, base) // first: a heading's permalink may wrap its bold
-	plainHeadings(content)
+	plainHeadings(content) // after tidyLinks: a heading's permalink may wrap its bold
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -82,14 +81,18 @@ func plainHeadings(root *html.Node) {
 	}
 }
 
-// tidyLinks readies links for Markdown. A link with nothing to show goes
+// tidyLinks readies links for the reader. A link with nothing to show goes
 // (a share button's icon, an image link whose placeholder image went):
 // "[](https://…)" is an address the model cannot tell the purpose of
 // (2,504 on 244 of the dev sets' pages). A link to a place on the same
 // page (a heading's permalink, a table of contents' entry, a footnote
 // mark) keeps its text without the address, which only repeats the
 // page's (headings so linked: 382 on 36 pages); so does a link that runs
-// a script (105 javascript: links on the dev pages).
+// a script (105 javascript: links on the dev pages). A same-page link
+// whose text is only a place mark goes whole: the permalink signs Sphinx,
+// MkDocs and rustdoc put in every heading ("Basic usage¶", "§Examples")
+// and a footnote's way back ("↩", "^") mean nothing off the page (374
+// headings on 18 documentation pages of WCXB-dev ended in "¶").
 func tidyLinks(root *html.Node, base *nurl.URL) {
 	pageKey := ""
 	if base != nil && base.Host != "" {
@@ -103,12 +106,34 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 	}) {
 		switch {
 		case !showsSomething(a):
-			removeNode(a)
+			dropKeepingSpace(a)
 		case samePage(attr(a, "href"), pageKey) || scriptLink(attr(a, "href")):
+			if placeMark(textOf(a)) && !showsMedia(a) {
+				dropKeepingSpace(a)
+				continue
+			}
 			moveChildrenBefore(a, a)
 			removeNode(a)
 		}
 	}
+}
+
+// placeMark reports a link text made only of the signs themes use for a
+// permalink or a way back ("¶", "§", "#", "🔗", "↩︎", "↑", "^"), which
+// mean nothing off the page. Other signs stay: a link over "(" or "*"
+// is part of its sentence.
+func placeMark(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.Trim(s, "¶§#🔗⚓↩↑⇧^\ufe0e\ufe0f\u200b ") == ""
+}
+
+// dropKeepingSpace removes a link, leaving a space when it held one:
+// "located<a href="#m"> </a>near" must not become "locatednear".
+func dropKeepingSpace(a *html.Node) {
+	if strings.ContainsFunc(textOf(a), unicode.IsSpace) {
+		a.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, a)
+	}
+	removeNode(a)
 }
 
 // scriptLink reports a javascript: address, which runs the page's code
@@ -120,9 +145,15 @@ func scriptLink(href string) bool {
 
 // showsSomething reports an element holding text or an image.
 func showsSomething(n *html.Node) bool {
+	return showsMedia(n) || findFirst(n, func(c *html.Node) bool {
+		return c.Type == html.TextNode && strings.TrimSpace(c.Data) != ""
+	}) != nil
+}
+
+// showsMedia reports an element holding an image, a video or a sound.
+func showsMedia(n *html.Node) bool {
 	return findFirst(n, func(c *html.Node) bool {
-		return c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" ||
-			c.Type == html.ElementNode && (c.DataAtom == atom.Img || c.DataAtom == atom.Video || c.DataAtom == atom.Audio)
+		return c.Type == html.ElementNode && (c.DataAtom == atom.Img || c.DataAtom == atom.Video || c.DataAtom == atom.Audio)
 	}) != nil
 }
 

@@ -30,7 +30,8 @@ func TestPlainHeadings(t *testing.T) {
 
 // TestTidyLinks checks that links with nothing to show go from the
 // Markdown, that links to a place on the same page keep their text
-// without the address, and that other links stay.
+// without the address, or go whole when that text is only a sign (a
+// permalink's "¶", a footnote's "↩"), and that other links stay.
 func TestTidyLinks(t *testing.T) {
 	base, _ := url.Parse("https://blog.example.com/guides/n8n/?ref=1")
 	tests := []struct{ in, want string }{
@@ -43,9 +44,17 @@ func TestTidyLinks(t *testing.T) {
 		{`<p><a href="javascript:void(0)">Privacy settings</a> <a href=" JavaScript:openChat()">Chat</a></p>`, "Privacy settings Chat"},
 		{`<p><a href="https://blog.example.com/img/full.jpg"><img src="https://blog.example.com/img/t.jpg" alt="Chart"></a></p>`,
 			"[![Chart](https://blog.example.com/img/t.jpg)](https://blog.example.com/img/full.jpg)"},
+		{`<h2 id="usage">Basic usage<a class="headerlink" href="#usage" title="Link to this heading">¶</a></h2>`, "## Basic usage"},
+		{`<h2 id="tour"><a class="doc-anchor" href="#tour">§</a>A Tour of Tokio</h2>`, "## A Tour of Tokio"},
+		{`<p>A claim.<sup><a href="#fn1">1</a></sup></p><ol><li id="fn1">The source. <a href="#fnref1">↩︎</a></li></ol>`, "A claim.1\n\n1. The source."},
+		{`<p>It sits<a href="#m1"> </a>near the <a href="#m2"> (</a>border) <a href="#n">*</a></p>`, "It sits near the (border) *"},
+		{`<p><a href="#gallery"><img src="https://blog.example.com/img/t.jpg" alt="Photo"></a> <a href="#top">↑ Back to top</a></p>`,
+			"![Photo](https://blog.example.com/img/t.jpg) ↑ Back to top"},
 	}
 	for _, tt := range tests {
-		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), base))
+		c := parseFragment(t, tt.in)
+		tidyLinks(c, base)
+		got := strings.TrimSpace(renderMarkdown(c, base))
 		if got != tt.want {
 			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
 		}
