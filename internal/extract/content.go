@@ -524,6 +524,40 @@ func isLead(n *html.Node) bool {
 // trafilatura drops with every figure) and a named lead (see leadWords)
 // are never pruned, and the reference must be substantial, so a
 // reference that missed most of the article cannot gut it.
+// listItemAtoms are the items of lists, which trafilatura often drops
+// whole.
+var listItemAtoms = map[atom.Atom]bool{atom.Li: true, atom.Dt: true, atom.Dd: true}
+
+// referenceList reports a definition list of addressable or coded
+// terms: a documentation page's functions, options or fields (Sphinx,
+// javadoc, MDN, man pages), each term an anchor or set in code. Boxes of
+// facts ("Acceptance Rate" / "96%") and old caption markup ("<dl
+// class="wp-caption">") are definition lists too, with neither.
+func referenceList(dl *html.Node) bool {
+	if !isElem(dl, atom.Dl) {
+		return false
+	}
+	for dt := dl.FirstChild; dt != nil; dt = dt.NextSibling {
+		if isElem(dt, atom.Dt) && (attr(dt, "id") != "" || findFirst(dt, func(c *html.Node) bool {
+			return c.Type == html.ElementNode && (c.DataAtom == atom.Code || c.DataAtom == atom.Kbd || c.DataAtom == atom.Samp || c.DataAtom == atom.Tt)
+		}) != nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// listItem returns n if it is a list item, or the nearest list item
+// holding it below root (a description's paragraph); nil otherwise.
+func listItem(n, root *html.Node) *html.Node {
+	for ; n != nil && n != root; n = n.Parent {
+		if n.Type == html.ElementNode && listItemAtoms[n.DataAtom] {
+			return n
+		}
+	}
+	return nil
+}
+
 func pruneByConsensus(root *html.Node, ref string) {
 	refToks := compareTokens(ref)
 	if len(refToks) < 60 {
@@ -577,9 +611,14 @@ func pruneByConsensus(root *html.Node, ref string) {
 	for _, n := range drop {
 		// A list item without links is a step, a note or a fact of the
 		// story: trafilatura drops many lists whole (and its absence
-		// then says nothing), while teaser lists are links. The item
+		// then says nothing), while teaser lists are links. So are a
+		// definition list's terms and descriptions, which it drops too
+		// (a documentation page's every function and option). The item
 		// still counts as disagreement above.
 		if n.DataAtom == atom.Li && linkWords(n) == 0 || kept.splitBody(n, root) {
+			continue
+		}
+		if item := listItem(n, root); item != nil && item.DataAtom != atom.Li && linkWords(item) == 0 && referenceList(item.Parent) {
 			continue
 		}
 		removeNode(n)

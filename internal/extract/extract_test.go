@@ -482,6 +482,23 @@ func TestPruneByConsensus(t *testing.T) {
 		t.Errorf("list items: got %q, want the plain item kept and the linked one pruned", got)
 	}
 
+	// So are a reference list's terms and descriptions (a documentation
+	// page's functions and options, each term an anchor or in code),
+	// which trafilatura drops too; a box of facts is judged as before.
+	root = parseFragment(t, `<p>`+story+`</p><dl class="py function"><dt id="tern.expire"><span class="sig-name">expire</span>(<em>key</em>)</dt>`+
+		`<dd><p>Remove one entry now, whatever its age.</p></dd></dl><dl><dt><code>--verbose</code></dt><dd>Print every request as it is sent.</dd></dl>`+
+		`<dl class="facts"><dt>Acceptance rate</dt><dd>Ninety six percent of those who apply</dd></dl><p>`+story+`</p>`)
+	pruneByConsensus(root, story+" "+story)
+	got = textOf(root)
+	for _, want := range []string{"expire(key)", "Remove one entry", "--verbose", "Print every request"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reference lists: %q was pruned", want)
+		}
+	}
+	if strings.Contains(got, "Ninety six") {
+		t.Errorf("reference lists: the box of facts was kept: %q", got)
+	}
+
 	// Quotes are the words of the story's people: trafilatura drops a
 	// <figure> whole, pull quotes in one included, and some embeds.
 	root = parseFragment(t, `<p>`+story+`</p><figure class="wp-block-pullquote"><blockquote><p>Low cost per month is how you get your name out</p></blockquote><p>Christine, a cleaning business owner</p></figure>`+
