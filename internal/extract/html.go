@@ -62,6 +62,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	if content == nil || wordCount(content) == 0 {
 		return nil, ErrEmpty
 	}
+	dropTrailingContents(content, base)
 	normalizeCode(content, codeLanguages(doc))
 	resolveLazyImages(content)
 	absolutize(content, base)
