@@ -205,6 +205,10 @@ func prepareDoc(doc *html.Node) {
 				c.Data = dropInvisible(c.Data)
 			default:
 				walk(c)
+				if headingWrapper(c) {
+					moveChildrenBefore(c, c)
+					n.RemoveChild(c)
+				}
 			}
 			c = next
 		}
@@ -227,6 +231,26 @@ func prepareDoc(doc *html.Node) {
 		removeNode(n)
 	}
 	unhideBackdrop(doc)
+}
+
+// headingWrapper reports a <div> that holds one heading and its
+// permalink, an empty anchor, and nothing else (GitHub's rendered Markdown
+// wraps every heading so: <div class="markdown-heading"><h2>Install</h2>
+// <a class="anchor" href="#install"><svg/></a></div>, the SVG gone by
+// now). Readability removes such a block as one of no paragraph text
+// (Readability.js's _cleanConditionally counts the text of <p>, <div>,
+// <li> and their kind, not of headings), so every heading of a README
+// went; unwrapped, the heading stands among the paragraphs it heads. A
+// wrapper without the anchor (a page builder's heading widget) is left:
+// unwrapped, such headings moved readability's scores on whole pages.
+func headingWrapper(n *html.Node) bool {
+	if n.DataAtom != atom.Div {
+		return false
+	}
+	h := soleElement(n)
+	return h != nil && headingAtoms[h.DataAtom] && findFirst(n, func(c *html.Node) bool {
+		return c.Parent == n && isElem(c, atom.A) && hasAttr(c, "href")
+	}) != nil
 }
 
 // unhideBackdrop removes aria-hidden="true" from an element that holds at

@@ -1,0 +1,35 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// TestHeadingWrapper checks that prepareDoc unwraps a <div> holding only a
+// heading and its permalink, as GitHub renders Markdown, and leaves a
+// heading's wrapper without a permalink, or with more in it.
+func TestHeadingWrapper(t *testing.T) {
+	tests := []struct {
+		in     string
+		unwrap bool
+	}{
+		{`<div class="markdown-heading"><h2 class="heading-element">Install</h2><a id="user-content-install" class="anchor" href="#install"><svg viewBox="0 0 16 16"><path d="m7"></path></svg></a></div>`, true},
+		{`<div class="elementor-widget-container"><h2 class="elementor-heading-title">Install</h2></div>`, false},
+		{`<div><h2>Install</h2><a href="/install">Read the guide</a></div>`, false},
+		{`<div><h2>Install</h2><p>Run the installer.</p><a href="#install"></a></div>`, false},
+	}
+	for _, tt := range tests {
+		doc, err := html.Parse(strings.NewReader("<html><body><article>" + tt.in + "</article></body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepareDoc(doc)
+		h := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.H2) })
+		if unwrapped := isElem(h.Parent, atom.Article); unwrapped != tt.unwrap {
+			t.Errorf("%s: unwrapped = %v, want %v", tt.in, unwrapped, tt.unwrap)
+		}
+	}
+}
