@@ -502,44 +502,109 @@ func TestArticleTemplates(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(strings.TrimSuffix(tt.file, ".html"), func(t *testing.T) {
-			body, err := os.ReadFile(filepath.Join("testdata", "articles", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// As fetch and the CLI do: pages in legacy charsets arrive
-			// decoded.
-			body, _ = charset.Decode(body, "")
-			url := tt.url
-			if url == "" {
-				url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
-			}
-			// Text and Markdown, and Markdown as fetch runs it by default
-			// (the content guard's strip_hidden).
-			for _, opts := range []Options{{Format: Text}, {Format: Markdown}, {Format: Markdown, StripHidden: true}} {
-				opts.URL = url
-				f := opts.Format
-				if opts.StripHidden {
-					f = "markdown, hidden stripped"
-				}
-				doc, err := Extract(context.Background(), body, opts)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				for _, s := range tt.with {
-					if !strings.Contains(doc.Content, s) {
-						t.Errorf("%s: lost %q:\n%s", f, s, doc.Content)
-					}
-				}
-				for _, s := range tt.without {
-					if strings.Contains(doc.Content, s) {
-						t.Errorf("%s: kept %q:\n%s", f, s, doc.Content)
-					}
-				}
-				if n := strings.Count(doc.Content, tt.once); tt.once != "" && n != 1 {
-					t.Errorf("%s: %q appears %d times, want once:\n%s", f, tt.once, n, doc.Content)
-				}
-			}
-		})
+		url := tt.url
+		if url == "" {
+			url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
+		}
+		checkTemplate(t, filepath.Join("testdata", "articles", tt.file), url, tt.with, tt.without, tt.once)
 	}
+}
+
+// TestDocsTemplates extracts synthetic documentation pages, the pages
+// coding agents read most (testdata/docs, written for these tests in the
+// markup of each generator, not copied from any site), and checks them
+// as TestArticleTemplates does:
+//
+//   - docusaurus: a Docusaurus 3 page with an announcement bar, a version
+//     banner, breadcrumbs, a code block with a title and a copy button,
+//     an admonition, tabs, a table, "Edit this page", "Last updated",
+//     previous/next links and the "On this page" column after the text;
+//   - mkdocs: a Material for MkDocs page whose headings end in a "¶"
+//     permalink, with both sidebars, line-numbered code and a note;
+//   - sphinx: a Read the Docs theme page (which declares
+//     schema.org/Article) with "¶" permalinks, a warning and a function's
+//     signature and description in a definition list;
+//   - github-readme: a repository's front page on GitHub, whose README
+//     wraps every heading with its permalink in a <div>, beside the file
+//     list, the "About" column, releases and languages.
+func TestDocsTemplates(t *testing.T) {
+	tests := []struct {
+		file, url     string
+		with, without []string
+		once          string
+	}{
+		{
+			file: "docusaurus.html", url: "https://quill.dev/docs/guides/config",
+			with: []string{"Quill reads its settings from a YAML file", `listen: "127.0.0.1:8080"`, "Never commit API tokens",
+				"npm install quill-plugin-search", "QUILL_STORAGE_DIR", "Values from the environment are parsed"},
+			without: []string{"give it a star", "Edit this page", "Last updated", "Writing plugins", "Migrating from 2.x",
+				"Copy code", "Built with Docusaurus", "Skip to main content"},
+			once: "Installing plugins",
+		},
+		{
+			file: "mkdocs.html", url: "https://ferry.dev/guide/routing/",
+			with: []string{"A router maps each incoming request", `req.Param("id")`, "Parameters never match a slash",
+				"Static segments win over parameters"},
+			without: []string{"¶", "Skip to content", "Initializing search", "Table of contents", "Made with", "Previous", "Handlers", "Middleware"},
+			once:    "Route groups",
+		},
+		{
+			file: "sphinx.html", url: "https://tern.readthedocs.io/en/latest/guide/caching.html",
+			with: []string{"Tern can keep responses", "expire", "Remove one entry now, whatever its age.", "client = Client(",
+				"Give each worker its own directory", "keep the maximum age short"},
+			without: []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
+			once:    "Choosing a backend",
+		},
+		{
+			file: "github-readme.html", url: "https://github.com/tidewater/knot",
+			with: []string{"knot is a small key-value store", "Install\n", "Usage\n", "Limits\n", "go get github.com/tidewater/knot@latest",
+				"db.Close()", "Keys are at most 4 KiB", "The file format is stable since 1.0"},
+			without: []string{"Sign in", "Pull requests", "318 Commits", "snapshot: stream pages", "Go to file", "Languages",
+				"98.7%", "Report repository", "GitHub, Inc.", "Skip to content", "Fork"},
+		},
+	}
+	for _, tt := range tests {
+		checkTemplate(t, filepath.Join("testdata", "docs", tt.file), tt.url, tt.with, tt.without, tt.once)
+	}
+}
+
+// checkTemplate extracts the synthetic page at path, as if fetched from
+// url, in Text and Markdown, and in Markdown as fetch runs it by default
+// (the content guard's strip_hidden), and checks that each output holds
+// every string of with, none of without, and once exactly once.
+func checkTemplate(t *testing.T, path, url string, with, without []string, once string) {
+	t.Helper()
+	t.Run(strings.TrimSuffix(filepath.Base(path), ".html"), func(t *testing.T) {
+		body, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// As fetch and the CLI do: pages in legacy charsets arrive
+		// decoded.
+		body, _ = charset.Decode(body, "")
+		for _, opts := range []Options{{Format: Text}, {Format: Markdown}, {Format: Markdown, StripHidden: true}} {
+			opts.URL = url
+			f := opts.Format
+			if opts.StripHidden {
+				f = "markdown, hidden stripped"
+			}
+			doc, err := Extract(context.Background(), body, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for _, s := range with {
+				if !strings.Contains(doc.Content, s) {
+					t.Errorf("%s: lost %q:\n%s", f, s, doc.Content)
+				}
+			}
+			for _, s := range without {
+				if strings.Contains(doc.Content, s) {
+					t.Errorf("%s: kept %q:\n%s", f, s, doc.Content)
+				}
+			}
+			if n := strings.Count(doc.Content, once); once != "" && n != 1 {
+				t.Errorf("%s: %q appears %d times, want once:\n%s", f, once, n, doc.Content)
+			}
+		}
+	})
 }
