@@ -151,6 +151,7 @@ func normalizeCode(root *html.Node, langs map[string]string) {
 		if lang == "" {
 			lang = langs[codeKey(text)]
 		}
+		dropLanguageLabel(pre, lang)
 		for c := pre.FirstChild; c != nil; {
 			next := c.NextSibling
 			pre.RemoveChild(c)
@@ -165,6 +166,32 @@ func normalizeCode(root *html.Node, langs map[string]string) {
 		// keep the text as the browser shows it.
 		code.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		pre.AppendChild(code)
+	}
+}
+
+// dropLanguageLabel removes the label naming lang that a highlighter's
+// theme sets just before the block (VitePress's <span class="lang">bash
+// </span>, beside an empty copy button): the fence carries the language
+// already, and the label rendered as a line of its own, "bash", above
+// the code. A heading so named stays.
+func dropLanguageLabel(pre *html.Node, lang string) {
+	if lang == "" {
+		return
+	}
+	for s := pre.PrevSibling; s != nil; s = s.PrevSibling {
+		if blankText(s) {
+			continue
+		}
+		if s.Type != html.ElementNode || headingAtoms[s.DataAtom] {
+			return
+		}
+		switch t := strings.TrimSpace(textOf(s)); {
+		case t == "" && !showsMedia(s):
+			continue // a copy button
+		case strings.EqualFold(t, lang):
+			removeNode(s)
+		}
+		return
 	}
 }
 

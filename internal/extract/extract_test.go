@@ -226,6 +226,31 @@ func TestCodeKeepsGutterFreeText(t *testing.T) {
 	}
 }
 
+// TestCodeLanguageLabel checks that a label naming the block's language
+// just before it goes, past an empty copy button, and that a label of
+// another name, or a heading, stays.
+func TestCodeLanguageLabel(t *testing.T) {
+	tests := []struct {
+		html string
+		kept bool
+	}{
+		{`<div class="language-bash"><button class="copy"></button><span class="lang">bash</span><pre><code>ls</code></pre></div>`, false},
+		{`<div class="language-go"><span class="lang">Go</span> <pre><code>x := 1</code></pre></div>`, false},
+		{`<div class="language-yaml"><div class="title">config.yaml</div><pre><code>a: 1</code></pre></div>`, true},
+		{`<h3>Bash</h3><pre><code class="language-bash">ls</code></pre>`, true},
+		{`<span>bash</span><pre><code>ls</code></pre>`, true},
+	}
+	for _, tc := range tests {
+		root := parseFragment(t, tc.html)
+		normalizeCode(root, nil)
+		code := findFirst(root, func(n *html.Node) bool { return isElem(n, atom.Code) })
+		label := strings.TrimSpace(strings.TrimSuffix(textOf(root), textOf(code)))
+		if kept := label != ""; kept != tc.kept {
+			t.Errorf("%s: label %q kept = %v, want %v", tc.html, label, kept, tc.kept)
+		}
+	}
+}
+
 // TestNeverPanics feeds malformed markup and binary garbage.
 func TestNeverPanics(t *testing.T) {
 	inputs := []string{
