@@ -524,6 +524,9 @@ func TestArticleTemplates(t *testing.T) {
 //   - sphinx: a Read the Docs theme page (which declares
 //     schema.org/Article) with "¶" permalinks, a warning and a function's
 //     signature and description in a definition list;
+//   - vitepress: a VitePress page whose outline ("On this page") comes
+//     before the text in the source, with a language label beside each
+//     code block's copy button and a custom block;
 //   - github-readme: a repository's front page on GitHub, whose README
 //     wraps every heading with its permalink in a <div>, beside the file
 //     list, the "About" column, releases and languages.
@@ -554,6 +557,13 @@ func TestDocsTemplates(t *testing.T) {
 				"Give each worker its own directory", "keep the maximum age short"},
 			without: []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
 			once:    "Choosing a backend",
+		},
+		{
+			file: "vitepress.html", url: "https://brisk.dev/guide/env-and-mode",
+			with: []string{"Brisk exposes certain constants", "Env Variables\n", "import.meta.env.PROD", ".env.[mode]",
+				"SECURITY NOTES", "brisk build --mode staging"},
+			without: []string{"Skip to content", "Main Navigation", "Getting Started", "Building for Production", "On this page",
+				"Suggest changes", "Previous page", "Released under", "\nbash\n"},
 		},
 		{
 			file: "github-readme.html", url: "https://github.com/tidewater/knot",
