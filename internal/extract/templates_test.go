@@ -510,8 +510,8 @@ func TestArticleTemplates(t *testing.T) {
 	}
 }
 
-// TestDocsTemplates extracts synthetic documentation pages, the pages
-// coding agents read most (testdata/docs, written for these tests in the
+// TestDocsTemplates extracts synthetic documentation and Q&A pages, the
+// pages coding agents read most (testdata/docs, written for these tests in the
 // markup of each generator, not copied from any site), and checks them
 // as TestArticleTemplates does:
 //
@@ -529,7 +529,10 @@ func TestArticleTemplates(t *testing.T) {
 //     code block's copy button and a custom block;
 //   - github-readme: a repository's front page on GitHub, whose README
 //     wraps every heading with its permalink in a <div>, beside the file
-//     list, the "About" column, releases and languages.
+//     list, the "About" column, releases and languages;
+//   - stackoverflow: a question with its comments and two answers, one
+//     accepted, under the site's navigation, beside "The Overflow Blog",
+//     linked, related and hot questions, over a cookie banner.
 func TestDocsTemplates(t *testing.T) {
 	tests := []struct {
 		file, url     string
@@ -571,6 +574,15 @@ func TestDocsTemplates(t *testing.T) {
 				"db.Close()", "Keys are at most 4 KiB", "The file format is stable since 1.0"},
 			without: []string{"Sign in", "Pull requests", "318 Commits", "snapshot: stream pages", "Go to file", "Languages",
 				"98.7%", "Report repository", "GitHub, Inc.", "Skip to content", "Fork"},
+		},
+		{
+			file: "stackoverflow.html", url: "https://stackoverflow.com/questions/8757389/how-do-i-read-a-file-line-by-line",
+			with: []string{"I have a log file of about 40 GB", "Do the lines have a known maximum length?", "sc := bufio.NewScanner(f)",
+				"a longer line stops the scan with", "in a hot loop, and copy the bytes", "Since Go 1.23 you can also range over the lines",
+				"around a Scanner, and check the scanner"},
+			without: []string{"Hot Network Questions", "The Overflow Blog", "Featured on Meta", "Read the last line of a file in Go",
+				"How to read/write from/to a file", "Accept all cookies", "Log in", "Try Teams for free", "Site design / logo",
+				"Highest score (default)", "Question feed"},
 		},
 	}
 	for _, tt := range tests {
