@@ -530,6 +530,9 @@ func TestArticleTemplates(t *testing.T) {
 //   - github-readme: a repository's front page on GitHub, whose README
 //     wraps every heading with its permalink in a <div>, beside the file
 //     list, the "About" column, releases and languages;
+//   - mdn: an MDN reference page with its sidebars, breadcrumbs, a
+//     baseline box, parameters as a definition list, code under language
+//     labels, a specification table and the "Help improve MDN" box;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -574,6 +577,14 @@ func TestDocsTemplates(t *testing.T) {
 				"db.Close()", "Keys are at most 4 KiB", "The file format is stable since 1.0"},
 			without: []string{"Sign in", "Pull requests", "318 Commits", "snapshot: stream pages", "Go to file", "Languages",
 				"98.7%", "Report repository", "GitHub, Inc.", "Skip to content", "Fork"},
+		},
+		{
+			file: "mdn.html", url: "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/flatMap",
+			with: []string{"flatMap(callbackFn, thisArg)", "A function to execute for each element", "A value to use as",
+				"arr1.flatMap((x) => [x * 2]);", "ECMAScript® 2026 Language Specification", "Return value"},
+			without: []string{"Skip to main content", "In this article", "Instance methods", "Array.prototype.concat()",
+				"Was this page helpful", "Learn how to contribute", "View this page on GitHub", "Your blueprint", "Sign up for free",
+				"Filter sidebar", "\njs\n"},
 		},
 		{
 			file: "stackoverflow.html", url: "https://stackoverflow.com/questions/8757389/how-do-i-read-a-file-line-by-line",
