@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	nurl "net/url"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -42,6 +43,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 		domain = base.String()
 	}
 	plainHeadings(content) // after tidyLinks: a heading's permalink may wrap its bold
+	unwrapOneCellTables(content)
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -77,6 +79,36 @@ func plainHeadings(root *html.Node) {
 			default:
 				n = nil
 			}
+		}
+	}
+}
+
+// unwrapOneCellTables replaces each table of a single cell with what the
+// cell holds. Such a table lays a block out (GitHub's comment bodies,
+// old sites' boxes); it holds no data, and as Markdown it became a
+// one-column table with an empty header around a paragraph.
+func unwrapOneCellTables(root *html.Node) {
+	var tables []*html.Node
+	collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Table {
+			tables = append(tables, c)
+		}
+		return descend
+	})
+	// Innermost first: a table nested in a cell comes after its own.
+	for _, t := range slices.Backward(tables) {
+		cells := collectElements(t, func(c *html.Node) visit {
+			switch c.DataAtom {
+			case atom.Td, atom.Th:
+				return take
+			case atom.Table:
+				return skip
+			}
+			return descend
+		})
+		if len(cells) == 1 && findFirst(t, func(c *html.Node) bool { return isElem(c, atom.Caption) }) == nil {
+			moveChildrenBefore(cells[0], t)
+			removeNode(t)
 		}
 	}
 }

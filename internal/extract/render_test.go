@@ -28,6 +28,24 @@ func TestPlainHeadings(t *testing.T) {
 	}
 }
 
+// TestUnwrapOneCellTables checks that a table of one cell becomes what
+// the cell holds, nested ones too, and that tables of more cells, or with
+// a caption, stay tables.
+func TestUnwrapOneCellTables(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<table class="d-block"><tbody><tr><td class="comment-body"><p>Tested the fix.</p></td></tr></tbody></table>`, "Tested the fix."},
+		{`<table><tr><td><table><tr><td><p>Inner box.</p></td></tr></table></td><td>Next cell</td></tr></table>`, "| Inner box. | Next cell |"},
+		{`<table><tr><th>Key</th></tr><tr><td>a</td></tr></table>`, "| Key |\n|-----|\n| a   |"},
+		{`<table><caption>Totals</caption><tr><td>42</td></tr></table>`, "| 42 |"},
+	}
+	for _, tt := range tests {
+		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil))
+		if !strings.Contains(got, tt.want) || strings.Contains(tt.want, "|") != strings.Contains(got, "|") {
+			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestTidyLinks checks that links with nothing to show go from the
 // Markdown, that links to a place on the same page keep their text
 // without the address, or go whole when that text is only a sign (a
