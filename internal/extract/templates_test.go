@@ -530,6 +530,10 @@ func TestArticleTemplates(t *testing.T) {
 //   - github-readme: a repository's front page on GitHub, whose README
 //     wraps every heading with its permalink in a <div>, beside the file
 //     list, the "About" column, releases and languages;
+//   - github-issue: an issue on GitHub with its timeline: three
+//     comments, each body laid out in a table of one cell, label and
+//     cross-reference events, and the sidebar of assignees, labels,
+//     projects and participants;
 //   - mdn: an MDN reference page with its sidebars, breadcrumbs, a
 //     baseline box, parameters as a definition list, code under language
 //     labels, a specification table and the "Help improve MDN" box;
@@ -577,6 +581,13 @@ func TestDocsTemplates(t *testing.T) {
 				"db.Close()", "Keys are at most 4 KiB", "The file format is stable since 1.0"},
 			without: []string{"Sign in", "Pull requests", "318 Commits", "snapshot: stream pages", "Go to file", "Languages",
 				"98.7%", "Report repository", "GitHub, Inc.", "Skip to content", "Fork"},
+		},
+		{
+			file: "github-issue.html", url: "https://github.com/tidewater/knot/issues/412",
+			with: []string{"When a value holds a line longer than 64 KiB", "Put a 100 KiB value without a newline.",
+				"Two fixes are needed", "sc.Buffer(make([]byte, 0, 64<<10), maxValue)", "Tested the fix on main with a 3 MiB value"},
+			without: []string{"Skip to content", "Pricing", "Assignees", "No milestone", "2 participants", "Copy link", "Quote reply",
+				"GitHub, Inc.", "|---"},
 		},
 		{
 			file: "mdn.html", url: "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/flatMap",
