@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -205,6 +206,9 @@ func prepareDoc(doc *html.Node) {
 				c.Data = dropInvisible(c.Data)
 			default:
 				walk(c)
+				if isElem(c, atom.Pre) {
+					plainCode(c)
+				}
 				if headingWrapper(c) {
 					moveChildrenBefore(c, c)
 					n.RemoveChild(c)
@@ -231,6 +235,42 @@ func prepareDoc(doc *html.Node) {
 		removeNode(n)
 	}
 	unhideBackdrop(doc)
+}
+
+// plainCode readies a code block for the extractors, which judge what is
+// inside it as if it were prose: pkg.go.dev links every type in a
+// signature ("func Open(path <a>string</a>) (*<a>DB</a>, <a>error</a>)"),
+// and readability removed such a block as "a little linky"; a
+// highlighter's <span class="comment"> around a code comment met
+// readability's unlikely-candidate names and went. The block keeps its
+// text (normalizeCode flattens it to text in the end anyway): links are
+// unwrapped, and elements inside lose their class and id, once the
+// line-number gutters those name are gone. The <pre> and its <code> keep
+// theirs, which name the language.
+func plainCode(pre *html.Node) {
+	dropGutters(pre)
+	var links []*html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.A:
+				links = append(links, c)
+			case atom.Code:
+			default:
+				c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
+			}
+			walk(c)
+		}
+	}
+	walk(pre)
+	for _, a := range links {
+		moveChildrenBefore(a, a)
+		removeNode(a)
+	}
 }
 
 // headingWrapper reports a <div> that holds one heading and its

@@ -33,3 +33,26 @@ func TestHeadingWrapper(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainCode checks that prepareDoc leaves a code block's text to the
+// extractors without what makes them judge it as prose: links go (their
+// text stays), inner elements lose class and id, the <pre> and its
+// <code> keep the language, and a gutter named as one still goes.
+func TestPlainCode(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<html><body><pre class="go"><code class="language-go">` +
+		`<span class="lineno">1</span><span class="kd">func</span> Open(path <a href="/builtin#string">string</a>) error ` +
+		`<span class="comment" id="c1">// contains filtered or unexported fields</span></code></pre></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepareDoc(doc)
+	pre := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Pre) })
+	var b strings.Builder
+	if err := html.Render(&b, pre); err != nil {
+		t.Fatal(err)
+	}
+	want := `<pre class="go"><code class="language-go"><span>func</span> Open(path string) error <span>// contains filtered or unexported fields</span></code></pre>`
+	if got := b.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
