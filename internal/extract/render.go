@@ -58,7 +58,10 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 // it?</strong></h2>"): a heading stands out already, and "## **What is
 // it?**" only adds marks for the model to read past (on the three dev
 // sets, 2,181 headings on 215 pages). A heading that emphasises a part
-// ("<strong>Step 1:</strong> Mix") keeps it.
+// ("<strong>Step 1:</strong> Mix") keeps it. An image in a heading that
+// declares itself decorative (alt="", HTML's "not a key part of the
+// content", 4.8.4.4.4) goes: pkg.go.dev and docs themes put an icon
+// there, and "## ![](…/code_24dp.svg)README" only delays the heading.
 func plainHeadings(root *html.Node) {
 	for _, h := range collectElements(root, func(c *html.Node) visit {
 		if headingAtoms[c.DataAtom] {
@@ -66,6 +69,9 @@ func plainHeadings(root *html.Node) {
 		}
 		return descend
 	}) {
+		removeElements(h, func(c *html.Node) bool {
+			return c.DataAtom == atom.Img && hasAttr(c, "alt") && strings.TrimSpace(attr(c, "alt")) == ""
+		})
 		// Each turn removes an element or steps down into one.
 		for n := h; n != nil; {
 			switch w := soleElement(n); {

@@ -9,7 +9,8 @@ import (
 // TestPlainHeadings checks that bold or italic markup spanning a whole
 // heading is dropped from the Markdown, through styling spans, line
 // breaks and empty anchors, and that emphasis on a part of a heading,
-// or outside headings, stays.
+// or outside headings, stays; and that a decorative image (alt="") goes
+// from a heading, and only from a heading.
 func TestPlainHeadings(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`<h2><strong>What is social shopping?</strong></h2>`, "## What is social shopping?"},
@@ -19,6 +20,8 @@ func TestPlainHeadings(t *testing.T) {
 		{`<h3><strong>Step 1:</strong> Mix the flour</h3>`, "### **Step 1:** Mix the flour"},
 		{`<h3><a href="/x"><strong>A linked title</strong></a></h3>`, "### [**A linked title**](/x)"},
 		{`<p><strong>A bold paragraph</strong></p>`, "**A bold paragraph**"},
+		{`<h2><img src="/icon/code.svg" alt="">README <img src="/badge.svg" alt="stable"></h2>`, "## README ![stable](/badge.svg)"},
+		{`<p><img src="/chart.png" alt=""></p>`, "![](/chart.png)"},
 	}
 	for _, tt := range tests {
 		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil))
