@@ -534,6 +534,9 @@ func TestArticleTemplates(t *testing.T) {
 //     comments, each body laid out in a table of one cell, label and
 //     cross-reference events, and the sidebar of assignees, labels,
 //     projects and participants;
+//   - pkggodev: a Go package's page on pkg.go.dev, whose signatures link
+//     every type, with a banner, header chips, the details aside, the
+//     outline, an index of same-page links and icons in its headings;
 //   - mdn: an MDN reference page with its sidebars, breadcrumbs, a
 //     baseline box, parameters as a definition list, code under language
 //     labels, a specification table and the "Help improve MDN" box;
@@ -588,6 +591,14 @@ func TestDocsTemplates(t *testing.T) {
 				"Two fixes are needed", "sc.Buffer(make([]byte, 0, 64<<10), maxValue)", "Tested the fix on main with a 3 MiB value"},
 			without: []string{"Skip to content", "Pricing", "Assignees", "No milestone", "2 participants", "Copy link", "Quote reply",
 				"GitHub, Inc.", "|---"},
+		},
+		{
+			file: "pkggodev.html", url: "https://pkg.go.dev/github.com/tidewater/knot",
+			with: []string{"func Open(path string) (*DB, error)", "// contains filtered or unexported fields",
+				"func (db *DB) Update(fn func(*Tx) error) error", "Update runs fn in a read-write transaction",
+				"MaxKeySize is the largest key", "Package knot is a tiny embeddable key-value store."},
+			without: []string{"Black Lives Matter", "Skip to Main Content", "Search packages", "Why Go", "Discover Packages",
+				"Valid go.mod file", "Redistributable license", "Terms of Service", "code_gm_grey_24dp"},
 		},
 		{
 			file: "mdn.html", url: "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/flatMap",
