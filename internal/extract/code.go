@@ -21,7 +21,8 @@ var (
 	// notLang are class suffixes that look like languages but are not.
 	notLang = map[string]bool{"none": true, "notranslate": true, "default": true, "source": true, "block": true, "code": true, "highlight": true}
 	// bareLangs are language class names highlight.js and Pandoc put next
-	// to a marker class ("hljs go", "sourceCode python").
+	// to a marker class ("hljs go", "sourceCode python"), and rustdoc on
+	// the <pre> alone ("rust").
 	bareLangs = map[string]bool{
 		"go": true, "golang": true, "python": true, "py": true, "javascript": true, "js": true, "typescript": true, "ts": true,
 		"bash": true, "sh": true, "shell": true, "console": true, "json": true, "yaml": true, "yml": true, "toml": true,
@@ -65,7 +66,9 @@ func langFromAttrs(n *html.Node) string {
 			hljs = true
 		}
 	}
-	if hljs || n.DataAtom == atom.Code {
+	// A bare name on the block itself is a language too: rustdoc marks
+	// its blocks <pre class="rust">.
+	if hljs || n.DataAtom == atom.Code || n.DataAtom == atom.Pre {
 		for _, f := range fields {
 			if l := strings.ToLower(f); bareLangs[l] {
 				return l

@@ -204,6 +204,8 @@ func TestCodeLanguageDetection(t *testing.T) {
 		{`<pre data-lang="sql">SELECT 1</pre>`, "sql"},
 		{`<pre class="brush: php">echo 1;</pre>`, "php"},
 		{`<pre lang="en">not code language</pre>`, ""},
+		{`<pre class="rust rust-example-rendered"><code>let x = 1;</code></pre>`, "rust"},
+		{`<div class="rust"><pre>fn main() {}</pre></div>`, ""},
 		{`<pre>plain</pre>`, ""},
 	}
 	for _, tc := range tests {
