@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,12 +138,7 @@ import (
 //     buttons, an author box, post navigation, related cards, comments
 //     and a sidebar in widgets too. (The call-to-action box stays.)
 func TestArticleTemplates(t *testing.T) {
-	tests := []struct {
-		file          string
-		url           string // the page's address, if not a dated one on news.example.com
-		with, without []string
-		once          string // must appear exactly once
-	}{
+	tests := []templateCase{
 		{
 			file: "consent-news.html",
 			with: []string{
@@ -501,12 +497,11 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"12 مارس 2023", "إعلان", "الكلمات المفتاحية", "شارك", "أخبار ذات صلة", "الأكثر قراءة", "استطلاع الرأي", "جميع الحقوق محفوظة"},
 		},
 	}
-	for _, tt := range tests {
-		url := tt.url
-		if url == "" {
-			url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tt.file, ".html")
+	for _, tc := range tests {
+		if tc.url == "" {
+			tc.url = "https://news.example.com/2025/05/" + strings.TrimSuffix(tc.file, ".html")
 		}
-		checkTemplate(t, filepath.Join("testdata", "articles", tt.file), url, tt.with, tt.without, tt.once)
+		checkTemplate(t, "articles", tc)
 	}
 }
 
@@ -537,6 +532,8 @@ func TestArticleTemplates(t *testing.T) {
 //   - pkggodev: a Go package's page on pkg.go.dev, whose signatures link
 //     every type, with a banner, header chips, the details aside, the
 //     outline, an index of same-page links and icons in its headings;
+//   - rustdoc: a function's page on docs.rs, its signature and examples
+//     in <pre class="rust">, its section headings after a "§" anchor;
 //   - mdn: an MDN reference page with its sidebars, breadcrumbs, a
 //     baseline box, parameters as a definition list, code under language
 //     labels, a specification table and the "Help improve MDN" box;
@@ -544,32 +541,31 @@ func TestArticleTemplates(t *testing.T) {
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
 func TestDocsTemplates(t *testing.T) {
-	tests := []struct {
-		file, url     string
-		with, without []string
-		once          string
-	}{
+	tests := []templateCase{
 		{
 			file: "docusaurus.html", url: "https://quill.dev/docs/guides/config",
 			with: []string{"Quill reads its settings from a YAML file", `listen: "127.0.0.1:8080"`, "Never commit API tokens",
 				"npm install quill-plugin-search", "QUILL_STORAGE_DIR", "Values from the environment are parsed"},
 			without: []string{"give it a star", "Edit this page", "Last updated", "Writing plugins", "Migrating from 2.x",
 				"Copy code", "Built with Docusaurus", "Skip to main content"},
-			once: "Installing plugins",
+			once:     "Installing plugins",
+			markdown: []string{"```yaml\nserver:"},
 		},
 		{
 			file: "mkdocs.html", url: "https://ferry.dev/guide/routing/",
 			with: []string{"A router maps each incoming request", `req.Param("id")`, "Parameters never match a slash",
 				"Static segments win over parameters"},
-			without: []string{"¶", "Skip to content", "Initializing search", "Table of contents", "Made with", "Previous", "Handlers", "Middleware"},
-			once:    "Route groups",
+			without:  []string{"¶", "Skip to content", "Initializing search", "Table of contents", "Made with", "Previous", "Handlers", "Middleware"},
+			once:     "Route groups",
+			markdown: []string{"```go\nr.GET"},
 		},
 		{
 			file: "sphinx.html", url: "https://tern.readthedocs.io/en/latest/guide/caching.html",
 			with: []string{"Tern can keep responses", "expire", "Remove one entry now, whatever its age.", "client = Client(",
 				"Give each worker its own directory", "keep the maximum age short"},
-			without: []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
-			once:    "Choosing a backend",
+			without:  []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
+			once:     "Choosing a backend",
+			markdown: []string{"```python\nfrom tern"},
 		},
 		{
 			file: "vitepress.html", url: "https://brisk.dev/guide/env-and-mode",
@@ -577,6 +573,7 @@ func TestDocsTemplates(t *testing.T) {
 				"SECURITY NOTES", "brisk build --mode staging"},
 			without: []string{"Skip to content", "Main Navigation", "Getting Started", "Building for Production", "On this page",
 				"Suggest changes", "Previous page", "Released under", "\nbash\n"},
+			markdown: []string{"```bash\nbrisk build"},
 		},
 		{
 			file: "github-readme.html", url: "https://github.com/tidewater/knot",
@@ -584,6 +581,7 @@ func TestDocsTemplates(t *testing.T) {
 				"db.Close()", "Keys are at most 4 KiB", "The file format is stable since 1.0"},
 			without: []string{"Sign in", "Pull requests", "318 Commits", "snapshot: stream pages", "Go to file", "Languages",
 				"98.7%", "Report repository", "GitHub, Inc.", "Skip to content", "Fork"},
+			markdown: []string{"```go\ndb, err"},
 		},
 		{
 			file: "github-issue.html", url: "https://github.com/tidewater/knot/issues/412",
@@ -591,6 +589,7 @@ func TestDocsTemplates(t *testing.T) {
 				"Two fixes are needed", "sc.Buffer(make([]byte, 0, 64<<10), maxValue)", "Tested the fix on main with a 3 MiB value"},
 			without: []string{"Skip to content", "Pricing", "Assignees", "No milestone", "2 participants", "Copy link", "Quote reply",
 				"GitHub, Inc.", "|---"},
+			markdown: []string{"```go\nsc.Buffer"},
 		},
 		{
 			file: "pkggodev.html", url: "https://pkg.go.dev/github.com/tidewater/knot",
@@ -601,12 +600,20 @@ func TestDocsTemplates(t *testing.T) {
 				"Valid go.mod file", "Redistributable license", "Terms of Service", "code_gm_grey_24dp"},
 		},
 		{
+			file: "rustdoc.html", url: "https://docs.rs/tidal/latest/tidal/sync/mpsc/fn.channel.html",
+			with: []string{"pub fn channel<T>(buffer: usize) -> (Sender<T>, Receiver<T>)", "Creates a bounded mpsc channel",
+				"Panics if the buffer capacity is 0.", `println!("got = {}", i);`},
+			without:  []string{"§", "Copy item path", "This old browser", "In tidal::"},
+			markdown: []string{"```rust\npub fn channel"},
+		},
+		{
 			file: "mdn.html", url: "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/flatMap",
 			with: []string{"flatMap(callbackFn, thisArg)", "A function to execute for each element", "A value to use as",
 				"arr1.flatMap((x) => [x * 2]);", "ECMAScript® 2026 Language Specification", "Return value"},
 			without: []string{"Skip to main content", "In this article", "Instance methods", "Array.prototype.concat()",
 				"Was this page helpful", "Learn how to contribute", "View this page on GitHub", "Your blueprint", "Sign up for free",
 				"Filter sidebar", "\njs\n"},
+			markdown: []string{"```js\nconst arr1"},
 		},
 		{
 			file: "stackoverflow.html", url: "https://stackoverflow.com/questions/8757389/how-do-i-read-a-file-line-by-line",
@@ -616,21 +623,32 @@ func TestDocsTemplates(t *testing.T) {
 			without: []string{"Hot Network Questions", "The Overflow Blog", "Featured on Meta", "Read the last line of a file in Go",
 				"How to read/write from/to a file", "Accept all cookies", "Log in", "Try Teams for free", "Site design / logo",
 				"Highest score (default)", "Question feed"},
+			markdown: []string{"```go\nf, err"},
 		},
 	}
-	for _, tt := range tests {
-		checkTemplate(t, filepath.Join("testdata", "docs", tt.file), tt.url, tt.with, tt.without, tt.once)
+	for _, tc := range tests {
+		checkTemplate(t, "docs", tc)
 	}
 }
 
-// checkTemplate extracts the synthetic page at path, as if fetched from
-// url, in Text and Markdown, and in Markdown as fetch runs it by default
-// (the content guard's strip_hidden), and checks that each output holds
-// every string of with, none of without, and once exactly once.
-func checkTemplate(t *testing.T, path, url string, with, without []string, once string) {
+// templateCase is a synthetic page and what its extraction must hold.
+type templateCase struct {
+	file string
+	url  string // the page's address (TestArticleTemplates: if not a dated one on news.example.com)
+	// with must appear in every format, without in none, once exactly
+	// once; markdown must appear in the Markdown (a fence's language).
+	with, without []string
+	once          string
+	markdown      []string
+}
+
+// checkTemplate extracts testdata/dir/tc.file, as if fetched from tc.url,
+// in Text and Markdown, and in Markdown as fetch runs it by default (the
+// content guard's strip_hidden), and checks it against tc.
+func checkTemplate(t *testing.T, dir string, tc templateCase) {
 	t.Helper()
-	t.Run(strings.TrimSuffix(filepath.Base(path), ".html"), func(t *testing.T) {
-		body, err := os.ReadFile(path)
+	t.Run(strings.TrimSuffix(tc.file, ".html"), func(t *testing.T) {
+		body, err := os.ReadFile(filepath.Join("testdata", dir, tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -638,7 +656,7 @@ func checkTemplate(t *testing.T, path, url string, with, without []string, once 
 		// decoded.
 		body, _ = charset.Decode(body, "")
 		for _, opts := range []Options{{Format: Text}, {Format: Markdown}, {Format: Markdown, StripHidden: true}} {
-			opts.URL = url
+			opts.URL = tc.url
 			f := opts.Format
 			if opts.StripHidden {
 				f = "markdown, hidden stripped"
@@ -647,18 +665,22 @@ func checkTemplate(t *testing.T, path, url string, with, without []string, once 
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			for _, s := range with {
+			want := tc.with
+			if opts.Format == Markdown {
+				want = append(slices.Clone(want), tc.markdown...)
+			}
+			for _, s := range want {
 				if !strings.Contains(doc.Content, s) {
 					t.Errorf("%s: lost %q:\n%s", f, s, doc.Content)
 				}
 			}
-			for _, s := range without {
+			for _, s := range tc.without {
 				if strings.Contains(doc.Content, s) {
 					t.Errorf("%s: kept %q:\n%s", f, s, doc.Content)
 				}
 			}
-			if n := strings.Count(doc.Content, once); once != "" && n != 1 {
-				t.Errorf("%s: %q appears %d times, want once:\n%s", f, once, n, doc.Content)
+			if n := strings.Count(doc.Content, tc.once); tc.once != "" && n != 1 {
+				t.Errorf("%s: %q appears %d times, want once:\n%s", f, tc.once, n, doc.Content)
 			}
 		}
 	})
