@@ -137,6 +137,9 @@ import (
 //     author, date and "3 Comments", with a call-to-action box, share
 //     buttons, an author box, post navigation, related cards, comments
 //     and a sidebar in widgets too. (The call-to-action box stays.)
+//   - devto: a technical post on DEV (Forem) with reaction counts, tags,
+//     code under a fullscreen button, comments headed "Top comments
+//     (14)", a "Read next" card and the author's sidebar.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -495,6 +498,15 @@ func TestArticleTemplates(t *testing.T) {
 				"ونحو ثلاثمائة وظيفة دائمة في مرحلة التشغيل.",
 			},
 			without: []string{"12 مارس 2023", "إعلان", "الكلمات المفتاحية", "شارك", "أخبار ذات صلة", "الأكثر قراءة", "استطلاع الرأي", "جميع الحقوق محفوظة"},
+		},
+		{
+			file: "devto.html", url: "https://dev.to/priyaraman/stop-writing-retry-loops-by-hand-4k2p",
+			with: []string{"Every service I have worked on had a retry loop", "time.Sleep(p.Backoff(attempt))",
+				"Add a random fraction of the delay", "The loops go away and the bugs go with them."},
+			without: []string{"Skip to content", "Create account", "Top comments", "circuit breaker", "Read next",
+				"Why context cancellation matters", "Backend engineer", "Queues are not databases", "Enter fullscreen mode",
+				"Ruby on Rails"},
+			markdown: []string{"```go\nfunc Retry"},
 		},
 	}
 	for _, tc := range tests {
