@@ -209,6 +209,13 @@ func prepareDoc(doc *html.Node) {
 				if isElem(c, atom.Pre) {
 					plainCode(c)
 				}
+				if admonitionAside(c) {
+					// A callout in the text, not a column beside it:
+					// every extractor drops <aside> and names with
+					// "aside" in them.
+					c.Data, c.DataAtom = "div", atom.Div
+					setAttr(c, "class", admonitionClass(attr(c, "class")))
+				}
 				if headingWrapper(c) {
 					moveChildrenBefore(c, c)
 					n.RemoveChild(c)
@@ -271,6 +278,35 @@ func plainCode(pre *html.Node) {
 		moveChildrenBefore(a, a)
 		removeNode(a)
 	}
+}
+
+// admonitionWords name the kinds of callout documentation generators set
+// in the text ("Note", "Tip", "Caution"; GitHub's alerts, Docusaurus's
+// and MkDocs's admonitions, Starlight's asides).
+var admonitionWords = wordSet(`note tip caution warning danger important admonition`)
+
+// admonitionAside reports an <aside> that a documentation generator made
+// a callout of (Starlight: <aside aria-label="Caution"
+// class="starlight-aside starlight-aside--caution">): its label or a word
+// of its class names the kind. Its text is a warning the page gives at
+// that point, not a column beside the text, which is what extractors drop
+// asides as.
+func admonitionAside(n *html.Node) bool {
+	if n.DataAtom != atom.Aside || attr(n, "aria-hidden") == "true" || hasAttr(n, "hidden") {
+		return false
+	}
+	return admonitionWords[strings.ToLower(strings.TrimSpace(attr(n, "aria-label")))] ||
+		eachNameWord(attr(n, "class"), func(w []byte) bool { return admonitionWords[string(w)] })
+}
+
+// admonitionClass is the class list of an admonition aside made a <div>:
+// its names but those built on "aside" ("starlight-aside"), which
+// extractors take for a sidebar's, and "admonition".
+func admonitionClass(cls string) string {
+	names := slices.DeleteFunc(strings.Fields(cls), func(name string) bool {
+		return eachNameWord(name, func(w []byte) bool { return string(w) == "aside" })
+	})
+	return strings.Join(append(names, "admonition"), " ")
 }
 
 // headingWrapper reports a <div> that holds one heading and its

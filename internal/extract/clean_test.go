@@ -56,3 +56,36 @@ func TestPlainCode(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestAdmonitionAside checks that prepareDoc makes a <div> of an aside
+// that a documentation generator made a callout of, named by its label or
+// a word of its class, and leaves sidebars, promotions and hidden
+// notices asides.
+func TestAdmonitionAside(t *testing.T) {
+	tests := []struct {
+		in   string
+		note bool
+	}{
+		{`<aside aria-label="Caution" class="starlight-aside starlight-aside--caution"><p>Rotate the key if it leaks.</p></aside>`, true},
+		{`<aside class="Note">Note: for other tutorials, see Tutorials.</aside>`, true},
+		{`<aside class="admonition tip"><p>Use a pool.</p></aside>`, true},
+		{`<aside class="sidebar"><p>Popular posts</p></aside>`, false},
+		{`<aside class="highlighted-info-block"><p>Sign up to our newsletter</p></aside>`, false},
+		{`<aside class="s-notice s-notice__warning d-none" aria-hidden="true"><p>Thanks for contributing an answer!</p></aside>`, false},
+	}
+	for _, tt := range tests {
+		doc, err := html.Parse(strings.NewReader("<html><body><article><p>Text.</p>" + tt.in + "</article></body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepareDoc(doc)
+		aside := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Aside) })
+		if note := aside == nil; note != tt.note {
+			t.Errorf("%s: made a callout = %v, want %v", tt.in, note, tt.note)
+		}
+		div := findFirst(doc, func(n *html.Node) bool { return n.Type == html.ElementNode && hasToken(attr(n, "class"), "admonition") })
+		if tt.note && (div == nil || strings.Contains(attr(div, "class"), "aside")) {
+			t.Errorf("%s: no div of class admonition without \"aside\" names", tt.in)
+		}
+	}
+}
