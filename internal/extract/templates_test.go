@@ -534,6 +534,8 @@ func TestArticleTemplates(t *testing.T) {
 //   - vitepress: a VitePress page whose outline ("On this page") comes
 //     before the text in the source, with a language label beside each
 //     code block's copy button and a custom block;
+//   - starlight: an Astro Starlight page whose caution is an <aside>
+//     among the paragraphs, with the outline column before the text;
 //   - github-readme: a repository's front page on GitHub, whose README
 //     wraps every heading with its permalink in a <div>, beside the file
 //     list, the "About" column, releases and languages;
@@ -586,6 +588,13 @@ func TestDocsTemplates(t *testing.T) {
 			without: []string{"Skip to content", "Main Navigation", "Getting Started", "Building for Production", "On this page",
 				"Suggest changes", "Previous page", "Released under", "\nbash\n"},
 			markdown: []string{"```bash\nbrisk build"},
+		},
+		{
+			file: "starlight.html", url: "https://docs.comet.dev/guides/auth/",
+			with: []string{"Every request to the Comet API carries", "Anyone with the key can act as your account.",
+				"Exchange a key for a token on your server"},
+			without:  []string{"Skip to content", "Select theme", "Quickstart", "On this page", "Edit page", "Built with Starlight"},
+			markdown: []string{"```sh\ncurl https://api.comet.dev"},
 		},
 		{
 			file: "github-readme.html", url: "https://github.com/tidewater/knot",
