@@ -256,27 +256,15 @@ func prepareDoc(doc *html.Node) {
 // theirs, which name the language.
 func plainCode(pre *html.Node) {
 	dropGutters(pre)
-	var links []*html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			switch c.DataAtom {
-			case atom.A:
-				links = append(links, c)
-			case atom.Code:
-			default:
-				c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
-			}
-			walk(c)
+	for _, e := range elementsUnder(pre) {
+		switch e.DataAtom {
+		case atom.A:
+			moveChildrenBefore(e, e)
+			removeNode(e)
+		case atom.Code:
+		default:
+			e.Attr = slices.DeleteFunc(e.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
 		}
-	}
-	walk(pre)
-	for _, a := range links {
-		moveChildrenBefore(a, a)
-		removeNode(a)
 	}
 }
 

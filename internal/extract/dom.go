@@ -135,6 +135,18 @@ func collectElements(root *html.Node, judge func(*html.Node) visit) []*html.Node
 	return out
 }
 
+// elementsUnder returns every element below root, in document order. The
+// list is taken before the caller changes the tree, so unwrapping one
+// (its children stay in the list) is safe.
+func elementsUnder(root *html.Node) []*html.Node {
+	var out []*html.Node
+	collectElements(root, func(c *html.Node) visit {
+		out = append(out, c)
+		return descend
+	})
+	return out
+}
+
 // removeElements removes every element under root that match reports,
 // with its subtree (nothing inside a removed element is judged).
 func removeElements(root *html.Node, match func(*html.Node) bool) {
