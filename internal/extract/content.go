@@ -516,18 +516,6 @@ func isLead(n *html.Node) bool {
 	return w >= minLeadWords && linkWords(n)*4 <= w
 }
 
-// pruneByConsensus removes from an article the leaf blocks that a second,
-// independent extractor (trafilatura) did not keep: bylines, photo
-// credits, "read more" teasers and share prompts that readability lets
-// through inside the article container. Code, tables, headings and
-// quotes (a <blockquote>, or a <figure> holding one: a pull quote, which
-// trafilatura drops with every figure) and a named lead (see leadWords)
-// are never pruned, and the reference must be substantial, so a
-// reference that missed most of the article cannot gut it.
-// listItemAtoms are the items of lists, which trafilatura often drops
-// whole.
-var listItemAtoms = map[atom.Atom]bool{atom.Li: true, atom.Dt: true, atom.Dd: true}
-
 // referenceList reports a definition list of addressable or coded
 // terms: a documentation page's functions, options or fields (Sphinx,
 // javadoc, MDN, man pages), each term an anchor or set in code. Boxes of
@@ -547,17 +535,26 @@ func referenceList(dl *html.Node) bool {
 	return false
 }
 
-// listItem returns n if it is a list item, or the nearest list item
-// holding it below root (a description's paragraph); nil otherwise.
-func listItem(n, root *html.Node) *html.Node {
+// definitionItem returns n if it is a definition list's term or
+// description, or the nearest such holding it below root (a
+// description's paragraph); nil otherwise.
+func definitionItem(n, root *html.Node) *html.Node {
 	for ; n != nil && n != root; n = n.Parent {
-		if n.Type == html.ElementNode && listItemAtoms[n.DataAtom] {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Dt || n.DataAtom == atom.Dd) {
 			return n
 		}
 	}
 	return nil
 }
 
+// pruneByConsensus removes from an article the leaf blocks that a second,
+// independent extractor (trafilatura) did not keep: bylines, photo
+// credits, "read more" teasers and share prompts that readability lets
+// through inside the article container. Code, tables, headings and
+// quotes (a <blockquote>, or a <figure> holding one: a pull quote, which
+// trafilatura drops with every figure) and a named lead (see leadWords)
+// are never pruned, and the reference must be substantial, so a
+// reference that missed most of the article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
 	refToks := compareTokens(ref)
 	if len(refToks) < 60 {
@@ -618,7 +615,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 		if n.DataAtom == atom.Li && linkWords(n) == 0 || kept.splitBody(n, root) {
 			continue
 		}
-		if item := listItem(n, root); item != nil && item.DataAtom != atom.Li && linkWords(item) == 0 && referenceList(item.Parent) {
+		if item := definitionItem(n, root); item != nil && linkWords(item) == 0 && referenceList(item.Parent) {
 			continue
 		}
 		removeNode(n)

@@ -89,11 +89,6 @@ func indexItems(list *html.Node, pageKey string, seen map[string]bool) int {
 	return n
 }
 
-// blankText reports a text node of whitespace only, or a comment.
-func blankText(n *html.Node) bool {
-	return n.Type == html.CommentNode || n.Type == html.TextNode && strings.TrimSpace(n.Data) == ""
-}
-
 // headingKey is how a heading and its entry in a table of contents are
 // matched: case and spacing aside, without the section number an index
 // may add ("2.1 Install" for "Install") or the permalink mark a theme

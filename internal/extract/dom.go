@@ -73,6 +73,11 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
+// blankText reports a text node of whitespace only, or a comment.
+func blankText(n *html.Node) bool {
+	return n.Type == html.CommentNode || n.Type == html.TextNode && strings.TrimSpace(n.Data) == ""
+}
+
 func collapseSpace(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
