@@ -106,7 +106,13 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// credits and link teasers are dropped under either focus.
 			refText := ""
 			if ref := candTrafilatura(asDocument(read), base, trafRun{focus: trafilatura.FavorRecall, comments: true}); ref != nil {
-				refText = textOf(ref)
+				// Its text as rendered, a block to a line: textOf
+				// joins blocks without a space, and the reference then
+				// held "WarningThe" where the page has a callout's title
+				// and its first sentence, so the title went as a word
+				// the reference lacks; on pages with many blocks, the
+				// joined words made the one-third guard give up pruning.
+				refText = renderText(ref)
 			}
 			tidyStory(read, pm.Title, refText)
 			return read

@@ -529,8 +529,9 @@ func TestArticleTemplates(t *testing.T) {
 //   - mkdocs: a Material for MkDocs page whose headings end in a "¶"
 //     permalink, with both sidebars, line-numbered code and a note;
 //   - sphinx: a Read the Docs theme page (which declares
-//     schema.org/Article) with "¶" permalinks, a warning and a function's
-//     signature and description in a definition list;
+//     schema.org/Article) with "¶" permalinks, a warning under its
+//     one-word title and a function's signature and description in a
+//     definition list;
 //   - vitepress: a VitePress page whose outline ("On this page") comes
 //     before the text in the source, with a language label beside each
 //     code block's copy button and a custom block;
@@ -575,7 +576,7 @@ func TestDocsTemplates(t *testing.T) {
 		},
 		{
 			file: "sphinx.html", url: "https://tern.readthedocs.io/en/latest/guide/caching.html",
-			with: []string{"Tern can keep responses", "expire", "Remove one entry now, whatever its age.", "client = Client(",
+			with: []string{"Tern can keep responses", "expire", "Remove one entry now, whatever its age.", "client = Client(", "Warning\n",
 				"Give each worker its own directory", "keep the maximum age short"},
 			without:  []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
 			once:     "Choosing a backend",
