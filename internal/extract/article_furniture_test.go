@@ -61,6 +61,12 @@ func TestFlankedCards(t *testing.T) {
 	root := parseFragment(t, `<div><div>`+para+card("Station")+para+`</div></div><section><article>`+para+`</article>`+card("Pool")+card("Library")+`</section>`)
 	dropFlankedCards(root)
 	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Station opens"}, []string{"Pool opens", "Library opens", "The council approved"})
+
+	// A kicker over the headline, which readability wraps in a <p>.
+	root = parseFragment(t, `<div>`+para+`<div class="teaser"><p><a href="/bus"><img src="/t.jpg" alt=""></a></p><div><p><span>Transport</span></p>`+
+		`<h3><a href="/bus">New bus lines in December</a></h3><p>Several routes change with the new timetable.</p></div></div>`+para+`</div>`)
+	dropFlankedCards(root)
+	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Transport", "New bus lines"}, []string{"The council approved"})
 }
 
 // TestTokenedLabelWords: every rule that reads a label line's tokens

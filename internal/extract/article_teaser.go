@@ -226,6 +226,14 @@ func isTeaserCard(c *html.Node, wrapping bool) bool {
 	h := findFirst(c, func(n *html.Node) bool {
 		return n != c && (headingAtoms[n.DataAtom] || blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0)
 	})
+	// A kicker over the headline ("Nahverkehr") is a line of its own
+	// once readability has wrapped it in a <p>: the headline is the
+	// heading after it.
+	if h != nil && !headingAtoms[h.DataAtom] && linkWords(h) == 0 && wordCount(h) <= maxKickerWords {
+		if hd := findFirst(c, func(n *html.Node) bool { return headingAtoms[n.DataAtom] }); hd != nil {
+			h = hd
+		}
+	}
 	if h == nil {
 		return false
 	}
