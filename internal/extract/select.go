@@ -173,7 +173,7 @@ func safetyNet(pick, traf *html.Node) bool {
 	if wt < minNetWords || candidateShape(pick) == "" || candidateShape(traf) != "" {
 		return false
 	}
-	pt, tt := compareTokens(textOf(pick)), compareTokens(textOf(traf))
+	pt, tt := blockTokens(pick), blockTokens(traf)
 	shared := sharedTokens(pt, tt)
 	if wp*2 < wt && shared*2 < len(tt) {
 		return true
@@ -202,8 +202,8 @@ func teaserNet(pick, traf *html.Node) bool {
 	if pick == nil || traf == nil || words(traf) < minTeaserNetWords || teaserShaped(traf) || candidateShape(traf) != "" {
 		return false
 	}
-	tt := compareTokens(textOf(traf))
-	return sharedTokens(compareTokens(textOf(pick)), tt)*2 < len(tt)
+	tt := blockTokens(traf)
+	return sharedTokens(blockTokens(pick), tt)*2 < len(tt)
 }
 
 const minTeaserNetWords = 25
@@ -211,6 +211,14 @@ const minTeaserNetWords = 25
 // minNetWords: a trafilatura reading shorter than this is no story to
 // fall back on.
 const minNetWords = 50
+
+// blockTokens is a candidate's text as compareTokens splits it, read a
+// block to a line: textOf joins blocks with no space, and the words on
+// either side of a block's edge ("Warning" over "The file") became one
+// token that neither candidate's reader sees.
+func blockTokens(n *html.Node) []string {
+	return compareTokens(renderText(n))
+}
 
 // sharedTokens counts the tokens of a that b also has (as a multiset).
 func sharedTokens(a, b []string) int {

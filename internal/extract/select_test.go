@@ -165,3 +165,12 @@ func TestTextNoBreakSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockTokens checks that the candidates' tokens never join the words
+// on either side of a block's edge.
+func TestBlockTokens(t *testing.T) {
+	got := strings.Join(blockTokens(parseFragment(t, `<div><p>Warning</p><p>The file backend</p><ul><li>one</li><li>two</li></ul></div>`)), " ")
+	if want := "warning the file backend one two"; got != want {
+		t.Errorf("blockTokens = %q, want %q", got, want)
+	}
+}
