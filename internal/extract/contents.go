@@ -95,7 +95,7 @@ func indexItems(list *html.Node, pageKey string, seen map[string]bool) int {
 // appends to the heading ("Install¶", "Install#").
 func headingKey(s string) string {
 	s = strings.ToLower(collapseSpace(s))
-	s = strings.TrimRight(s, " ¶#§\u200b")
+	s = strings.TrimRight(s, placeMarks+" ")
 	// Leading section numbers: "1", "2.1.", "3)", "#4".
 	for {
 		f, rest, ok := strings.Cut(s, " ")

@@ -94,15 +94,11 @@ func plainHeadings(root *html.Node) {
 // old sites' boxes); it holds no data, and as Markdown it became a
 // one-column table with an empty header around a paragraph.
 func unwrapOneCellTables(root *html.Node) {
-	var tables []*html.Node
-	collectElements(root, func(c *html.Node) visit {
-		if c.DataAtom == atom.Table {
-			tables = append(tables, c)
-		}
-		return descend
-	})
 	// Innermost first: a table nested in a cell comes after its own.
-	for _, t := range slices.Backward(tables) {
+	for _, t := range slices.Backward(elementsUnder(root)) {
+		if t.DataAtom != atom.Table {
+			continue
+		}
 		cells := collectElements(t, func(c *html.Node) visit {
 			switch c.DataAtom {
 			case atom.Td, atom.Th:
@@ -112,7 +108,7 @@ func unwrapOneCellTables(root *html.Node) {
 			}
 			return descend
 		})
-		if len(cells) == 1 && findFirst(t, func(c *html.Node) bool { return isElem(c, atom.Caption) }) == nil {
+		if len(cells) == 1 && !hasChild(t, atom.Caption) {
 			moveChildrenBefore(cells[0], t)
 			removeNode(t)
 		}
@@ -162,8 +158,12 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 // is part of its sentence.
 func placeMark(s string) bool {
 	s = strings.TrimSpace(s)
-	return s != "" && strings.Trim(s, "¶§#🔗⚓↩↑⇧^\ufe0e\ufe0f\u200b ") == ""
+	return s != "" && strings.Trim(s, placeMarks+" ") == ""
 }
+
+// placeMarks are the signs of placeMark, and the variation selectors and
+// zero-width space themes set beside them.
+const placeMarks = "¶§#🔗⚓↩↑⇧^\ufe0e\ufe0f\u200b"
 
 // dropKeepingSpace removes a link, leaving a space when it held one:
 // "located<a href="#m"> </a>near" must not become "locatednear".
