@@ -312,9 +312,15 @@ func headingWrapper(n *html.Node) bool {
 		return false
 	}
 	h := soleElement(n)
-	return h != nil && headingAtoms[h.DataAtom] && findFirst(n, func(c *html.Node) bool {
-		return c.Parent == n && isElem(c, atom.A) && hasAttr(c, "href")
-	}) != nil
+	if h == nil || !headingAtoms[h.DataAtom] {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if isElem(c, atom.A) && hasAttr(c, "href") {
+			return true
+		}
+	}
+	return false
 }
 
 // unhideBackdrop removes aria-hidden="true" from an element that holds at

@@ -218,6 +218,16 @@ func moveChildrenBefore(from, ref *html.Node) {
 	}
 }
 
+// hasChild reports whether n has an element child of type a.
+func hasChild(n *html.Node, a atom.Atom) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if isElem(c, a) {
+			return true
+		}
+	}
+	return false
+}
+
 func isElem(n *html.Node, a atom.Atom) bool {
 	return n != nil && n.Type == html.ElementNode && n.DataAtom == a
 }
