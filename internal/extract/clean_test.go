@@ -22,11 +22,7 @@ func TestHeadingWrapper(t *testing.T) {
 		{`<div><h2>Install</h2><p>Run the installer.</p><a href="#install"></a></div>`, false},
 	}
 	for _, tt := range tests {
-		doc, err := html.Parse(strings.NewReader("<html><body><article>" + tt.in + "</article></body></html>"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		prepareDoc(doc)
+		doc := preparedPage(t, "<article>"+tt.in+"</article>")
 		h := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.H2) })
 		if unwrapped := isElem(h.Parent, atom.Article); unwrapped != tt.unwrap {
 			t.Errorf("%s: unwrapped = %v, want %v", tt.in, unwrapped, tt.unwrap)
@@ -39,13 +35,9 @@ func TestHeadingWrapper(t *testing.T) {
 // text stays), inner elements lose class and id, the <pre> and its
 // <code> keep the language, and a gutter named as one still goes.
 func TestPlainCode(t *testing.T) {
-	doc, err := html.Parse(strings.NewReader(`<html><body><pre class="go"><code class="language-go">` +
-		`<span class="lineno">1</span><span class="kd">func</span> Open(path <a href="/builtin#string">string</a>) error ` +
-		`<span class="comment" id="c1">// contains filtered or unexported fields</span></code></pre></body></html>`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prepareDoc(doc)
+	doc := preparedPage(t, `<pre class="go"><code class="language-go">`+
+		`<span class="lineno">1</span><span class="kd">func</span> Open(path <a href="/builtin#string">string</a>) error `+
+		`<span class="comment" id="c1">// contains filtered or unexported fields</span></code></pre>`)
 	pre := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Pre) })
 	var b strings.Builder
 	if err := html.Render(&b, pre); err != nil {
@@ -74,11 +66,7 @@ func TestAdmonitionAside(t *testing.T) {
 		{`<aside class="s-notice s-notice__warning d-none" aria-hidden="true"><p>Thanks for contributing an answer!</p></aside>`, false},
 	}
 	for _, tt := range tests {
-		doc, err := html.Parse(strings.NewReader("<html><body><article><p>Text.</p>" + tt.in + "</article></body></html>"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		prepareDoc(doc)
+		doc := preparedPage(t, "<article><p>Text.</p>"+tt.in+"</article>")
 		aside := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Aside) })
 		if note := aside == nil; note != tt.note {
 			t.Errorf("%s: made a callout = %v, want %v", tt.in, note, tt.note)
@@ -88,4 +76,16 @@ func TestAdmonitionAside(t *testing.T) {
 			t.Errorf("%s: no div of class admonition without \"aside\" names", tt.in)
 		}
 	}
+}
+
+// preparedPage parses a page whose body is body and runs prepareDoc on
+// it, as Extract does before any extractor sees the page.
+func preparedPage(t *testing.T, body string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader("<html><body>" + body + "</body></html>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepareDoc(doc)
+	return doc
 }
