@@ -235,3 +235,68 @@ func sharedTokens(a, b []string) int {
 	}
 	return n
 }
+
+// hollowNet reports whether trafilatura's reading of an article page
+// (full) should replace readability's block (read) because readability's
+// own cleaning hollowed it out (hollowed): full is prose of its own, of
+// at least minNetWords words.
+func hollowNet(read, full *html.Node) bool {
+	return read != nil && full != nil && words(full) >= minNetWords && candidateShape(full) == "" && hollowed(read, full)
+}
+
+// hollowed reports whether a wider reading of the page (wide) holds
+// nearly all of readability's paragraphs (read), whole and in order, and
+// between read's first and last paragraph others that read lacks, of at
+// least a third as many words again. Readability's conditional cleaning removes a <div>
+// with little text per element, and a page builder sets a service page's
+// features or steps as just such boxes (a heading and a sentence each)
+// between its long paragraphs: what survives is the long paragraphs, a
+// minority of the text. A news story's block loses captions, inline
+// teasers and ads from its middle, a small part of it.
+//
+// Only paragraphs (lines of minAnchorWords words or more) count: a
+// headline or a label also stands in a menu or a teaser ahead of the
+// story, and a span opened there would hold the whole page's chrome.
+func hollowed(read, wide *html.Node) bool {
+	lines := textLines(wide)
+	total, matched, inside := 0, 0, 0
+	next, started := 0, false // the first of wide's lines not yet passed
+	for _, line := range textLines(read) {
+		n := countWords(line)
+		if n < minAnchorWords {
+			continue
+		}
+		total += n
+		for j := next; j < len(lines); j++ {
+			if lines[j] != line {
+				continue
+			}
+			if started {
+				for _, l := range lines[next:j] {
+					if n := countWords(l); n >= minAnchorWords {
+						inside += n
+					}
+				}
+			}
+			started, next = true, j+1
+			matched += n
+			break
+		}
+	}
+	return total > 0 && matched*20 >= total*19 && inside*3 >= total
+}
+
+// minAnchorWords: a line this long is a paragraph.
+const minAnchorWords = 10
+
+// textLines is a node's text as rendered, a block to a line, without its
+// blank lines.
+func textLines(n *html.Node) []string {
+	var out []string
+	for _, l := range strings.Split(renderText(n), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -122,6 +122,44 @@ func TestTeaserNet(t *testing.T) {
 	}
 }
 
+// TestHollowNet: readability's block gives way to trafilatura's reading
+// when that reading holds the block's paragraphs in order with others of
+// a third as many words again between them (a page builder's feature
+// boxes); not for a story that lost a caption or headlines from its
+// middle, nor when the two read different blocks or the block is all
+// there is.
+func TestHollowNet(t *testing.T) {
+	para := func(s string) string {
+		return "<p>" + s + " is a paragraph of the service page, long enough to survive readability's cleaning on its own.</p>"
+	}
+	box := func(s string) string { return "<p>" + s + " in a sentence under its title.</p>" }
+	long := para("Moving to the cloud") + para("Planning the work") + para("Keeping the customers")
+	boxes := box("Capacity on demand") + box("Backups you can restore") + box("Security by default") + box("Work from anywhere")
+	caption := "<p>A photograph of the harbour.</p>"
+	tests := []struct {
+		name       string
+		read, full string
+		want       bool
+	}{
+		{"feature boxes between the paragraphs", long, para("Moving to the cloud") + boxes + para("Planning the work") + boxes + para("Keeping the customers"), true},
+		{"a caption lost from a story", long, para("Moving to the cloud") + caption + para("Planning the work") + para("Keeping the customers"), false},
+		{"headlines between the paragraphs are no paragraphs", long, para("Moving to the cloud") + strings.Repeat(`<p><a href="/x">Ferry fares rise in spring</a></p>`, 30) + para("Planning the work") + para("Keeping the customers"), false},
+		{"a headline that a menu repeats opens no span", "<h1>Cloud migration</h1>" + long, "<ul><li>Cloud migration</li></ul>" + boxes + boxes + "<h1>Cloud migration</h1>" + long, false},
+		{"more text around the block, none inside", long, boxes + long + boxes, false},
+		{"the same block", long, long, false},
+		{"a different block", long, boxes + boxes + boxes, false},
+		{"paragraphs out of order", long, para("Keeping the customers") + boxes + para("Moving to the cloud") + boxes + para("Planning the work"), false},
+		{"a reading too short to fall back on", para("Moving to the cloud"), "<p>Moving</p>", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := hollowNet(parseFragment(t, tt.read), parseFragment(t, tt.full)); got != tt.want {
+				t.Errorf("hollowNet = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestConsentBackdrop: a page saved while a consent dialog was open has
 // its whole body aria-hidden; the story behind the dialog is the content.
 // A story opened in a lightbox over an aria-hidden list of stories keeps

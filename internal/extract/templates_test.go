@@ -140,6 +140,10 @@ import (
 //   - devto: a technical post on DEV (Forem) with reaction counts, tags,
 //     code under a fullscreen button, comments headed "Top comments
 //     (14)", a "Read next" card and the author's sidebar.
+//   - elementor-service: a consultancy's service page built with
+//     Elementor and declared an Article (as SEO plugins declare every
+//     page), whose long paragraphs alternate with rows of icon boxes (a
+//     title and a sentence each) that readability's cleaning removes.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -507,6 +511,17 @@ func TestArticleTemplates(t *testing.T) {
 				"Why context cancellation matters", "Backend engineer", "Queues are not databases", "Enter fullscreen mode",
 				"Ruby on Rails"},
 			markdown: []string{"```go\nfunc Retry"},
+		},
+		{
+			file: "elementor-service.html", url: "https://northwind.example/cloud-migration/",
+			with: []string{"Moving a business to the cloud is rarely a single project.",
+				"Servers are added in minutes when a campaign brings traffic",
+				"Staff reach the same applications from the office",
+				"Every engagement starts with an inventory.",
+				"One low-risk application moves first",
+				"Your team takes over operations with documentation",
+				"A migration is finished when nobody notices it happened."},
+			without: []string{"Book a Call", "Case Studies", "Registered in Scotland", "All rights reserved", "Privacy Policy"},
 		},
 	}
 	for _, tc := range tests {
