@@ -216,6 +216,9 @@ func prepareDoc(doc *html.Node) {
 					c.Data, c.DataAtom = "div", atom.Div
 					setAttr(c, "class", admonitionClass(attr(c, "class")))
 				}
+				if headingAtoms[c.DataAtom] {
+					plainHeading(c)
+				}
 				if headingWrapper(c) {
 					moveChildrenBefore(c, c)
 					n.RemoveChild(c)
@@ -265,6 +268,24 @@ func plainCode(pre *html.Node) {
 		default:
 			e.Attr = slices.DeleteFunc(e.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
 		}
+	}
+}
+
+// plainHeading drops from a heading's class and id the names that hold
+// "header", as Substack's every heading has ("header-anchor-post").
+// Readability removes an element whose names hold one of its
+// unlikely-candidate words anywhere (a pattern without word bounds), and
+// "header" is one; on a heading, the name says what the element is,
+// not that it is the page's header. Trafilatura keeps such headings.
+func plainHeading(h *html.Node) {
+	for i, a := range h.Attr {
+		if a.Key != "class" && a.Key != "id" || !strings.Contains(strings.ToLower(a.Val), "header") {
+			continue
+		}
+		names := slices.DeleteFunc(strings.Fields(a.Val), func(name string) bool {
+			return strings.Contains(strings.ToLower(name), "header")
+		})
+		h.Attr[i].Val = strings.Join(names, " ")
 	}
 }
 

@@ -30,6 +30,33 @@ func TestHeadingWrapper(t *testing.T) {
 	}
 }
 
+// TestPlainHeading checks that a heading loses the names that hold
+// "header" (readability's unlikely-candidate pattern matches inside
+// words) and keeps the others; other elements keep theirs.
+func TestPlainHeading(t *testing.T) {
+	tests := []struct {
+		in, class, id string
+	}{
+		{`<h2 class="header-anchor-post">The economics</h2>`, "", ""},
+		{`<h2 class="subheaders jumptargets" id="xref-header">Symptoms</h2>`, "jumptargets", ""},
+		{`<h3 class="wp-block-heading sectionHeader">Tips</h3>`, "wp-block-heading", ""},
+		{`<h2 class="post-title" id="intro">Introduction</h2>`, "post-title", "intro"},
+		{`<div class="site-header">Menu</div>`, "site-header", ""},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, "<article>"+tt.in+"</article>")
+		e := findFirst(doc, func(n *html.Node) bool {
+			return n.Type == html.ElementNode && n.Parent != nil && isElem(n.Parent, atom.Article)
+		})
+		if got := attr(e, "class"); got != tt.class {
+			t.Errorf("%s: class %q, want %q", tt.in, got, tt.class)
+		}
+		if got := attr(e, "id"); got != tt.id {
+			t.Errorf("%s: id %q, want %q", tt.in, got, tt.id)
+		}
+	}
+}
+
 // TestPlainCode checks that prepareDoc leaves a code block's text to the
 // extractors without what makes them judge it as prose: links go (their
 // text stays), inner elements lose class and id, the <pre> and its

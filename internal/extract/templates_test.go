@@ -140,6 +140,13 @@ import (
 //   - devto: a technical post on DEV (Forem) with reaction counts, tags,
 //     code under a fullscreen button, comments headed "Top comments
 //     (14)", a "Read next" card and the author's sidebar.
+//   - ghost: a post in Ghost's default theme (Casper): a tag and a
+//     reading time over the title, an image credit, a callout card, a
+//     bookmark card, a sign-up box and "read more" cards;
+//   - substack: a Substack post with like and comment counts, sign-up
+//     boxes inside and after the text, a share button, a footnote, the
+//     comments and the sign-up footer. Substack names each heading
+//     "header-anchor-post", and readability dropped them all;
 //   - elementor-service: a consultancy's service page built with
 //     Elementor and declared an Article (as SEO plugins declare every
 //     page), whose long paragraphs alternate with rows of icon boxes (a
@@ -511,6 +518,24 @@ func TestArticleTemplates(t *testing.T) {
 				"Why context cancellation matters", "Backend engineer", "Queues are not databases", "Enter fullscreen mode",
 				"Ruby on Rails"},
 			markdown: []string{"```go\nfunc Retry"},
+		},
+		{
+			file: "ghost.html", url: "https://pagerlog.example/a-year-of-on-call/",
+			with: []string{"Last March our team of six took over the on-call rotation",
+				"We deleted two of the three alerts", "It is a log line with a ringtone.",
+				"The remaining pages were rarer and harder.", "a spreadsheet with four columns is enough."},
+			without: []string{"Sign in", "6 min read", "Photo by Sam Okoro", "Writing runbooks people actually use",
+				"Sign up for more like this", "Retries without tears", "Powered by Ghost"},
+			markdown: []string{"## Most pages were noise", "## The pages that mattered"},
+		},
+		{
+			file: "substack.html", url: "https://railnotes.substack.com/p/the-quiet-return-of-the-night-train",
+			with: []string{"The 21:42 from Vienna to Amsterdam leaves almost full most nights now.",
+				"A sleeper train earns money from one journey a day", "The economics", "What to watch",
+				"I will be on the first Stockholm train in June"},
+			without: []string{"Sign in", "reader-supported publication", "Type your email", "Thanks for reading Rail Notes",
+				"Discussion about this post", "Took the Vienna train last month", "Restacks", "Ready for more?", "Start writing"},
+			markdown: []string{"## The economics", "## What to watch"},
 		},
 		{
 			file: "elementor-service.html", url: "https://northwind.example/cloud-migration/",
