@@ -219,6 +219,24 @@ func prepareDoc(doc *html.Node) {
 				if headingAtoms[c.DataAtom] {
 					plainHeading(c)
 				}
+				if c.DataAtom == atom.Button {
+					switch accordionButton(c) {
+					case inHeading:
+						moveChildrenBefore(c, c)
+						n.RemoveChild(c)
+					case aroundHeading:
+						for _, h := range collectElements(c, func(e *html.Node) visit {
+							if headingAtoms[e.DataAtom] {
+								return take
+							}
+							return descend
+						}) {
+							h.Parent.RemoveChild(h)
+							n.InsertBefore(h, c)
+						}
+						n.RemoveChild(c)
+					}
+				}
 				if headingWrapper(c) {
 					moveChildrenBefore(c, c)
 					n.RemoveChild(c)
@@ -287,6 +305,41 @@ func plainHeading(h *html.Node) {
 		})
 		h.Attr[i].Val = strings.Join(names, " ")
 	}
+	h.Attr = slices.DeleteFunc(h.Attr, func(a html.Attribute) bool { return (a.Key == "class" || a.Key == "id") && a.Val == "" })
+}
+
+// An accordion's toggle is a <button> around its panel's title or inside
+// it: Bootstrap's <h2 class="accordion-header"><button>, or <button><h3>
+// elsewhere. The title is a FAQ's question or a section's name, and
+// readability and trafilatura drop every button, so the answers stood
+// without their questions. prepareDoc unwraps a button that holds all of
+// its heading's text, and puts a button around a heading in the heading's place: the rest of
+// such a button is its icon ("+", a chevron), and a <div> holding a lone
+// heading is what readability removes as a block without text.
+type buttonPlace int
+
+const (
+	notAccordion buttonPlace = iota
+	inHeading
+	aroundHeading
+)
+
+func accordionButton(b *html.Node) buttonPlace {
+	for a := b.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && headingAtoms[a.DataAtom] {
+			// The toggle is the whole title; a button beside the title
+			// is a tool (rustdoc's "Copy item path", a permalink's
+			// "Link"), which the extractors may drop.
+			if wordCount(a) == wordCount(b) {
+				return inHeading
+			}
+			return notAccordion
+		}
+	}
+	if findFirst(b, func(h *html.Node) bool { return h.Type == html.ElementNode && headingAtoms[h.DataAtom] }) != nil {
+		return aroundHeading
+	}
+	return notAccordion
 }
 
 // admonitionWords name the kinds of callout documentation generators set

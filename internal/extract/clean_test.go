@@ -57,6 +57,34 @@ func TestPlainHeading(t *testing.T) {
 	}
 }
 
+// TestAccordionButton checks that an accordion's title survives its
+// toggle: a button inside a heading is unwrapped, a button around a
+// heading gives way to the heading (its icon goes), and other buttons,
+// a tool beside a heading's title among them, stay for the extractors to
+// drop.
+func TestAccordionButton(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{`<h3 class="accordion-header"><button class="accordion-button">Will the crew take furniture apart?</button></h3>`,
+			`<h3>Will the crew take furniture apart?</h3>`},
+		{`<button class="faq-toggle"><h3>What if completion is delayed?</h3><span aria-hidden="true">+</span></button>`,
+			`<h3>What if completion is delayed?</h3>`},
+		{`<button type="submit">Subscribe</button>`, `<button type="submit">Subscribe</button>`},
+		{`<h1>Function open<button id="copy-path">Copy item path</button></h1>`, `<h1>Function open<button id="copy-path">Copy item path</button></h1>`},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, "<article>"+tt.in+"</article>")
+		var sb strings.Builder
+		for c := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Article) }).FirstChild; c != nil; c = c.NextSibling {
+			html.Render(&sb, c)
+		}
+		if sb.String() != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.in, sb.String(), tt.want)
+		}
+	}
+}
+
 // TestPlainCode checks that prepareDoc leaves a code block's text to the
 // extractors without what makes them judge it as prose: links go (their
 // text stays), inner elements lose class and id, the <pre> and its

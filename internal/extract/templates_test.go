@@ -147,6 +147,10 @@ import (
 //     boxes inside and after the text, a share button, a footnote, the
 //     comments and the sign-up footer. Substack names each heading
 //     "header-anchor-post", and readability dropped them all;
+//   - faq-accordion: a removal firm's blog post whose questions are
+//     accordion toggles, Bootstrap's (a button inside each heading) and
+//     one of a button around its heading and a "+" icon; extractors
+//     drop buttons, and the answers stood without their questions;
 //   - elementor-service: a consultancy's service page built with
 //     Elementor and declared an Article (as SEO plugins declare every
 //     page), whose long paragraphs alternate with rows of icon boxes (a
@@ -535,7 +539,16 @@ func TestArticleTemplates(t *testing.T) {
 				"I will be on the first Stockholm train in June"},
 			without: []string{"Sign in", "reader-supported publication", "Type your email", "Thanks for reading Rail Notes",
 				"Discussion about this post", "Took the Vienna train last month", "Restacks", "Ready for more?", "Start writing"},
-			markdown: []string{"## The economics", "## What to watch"},
+			markdown: []string{"## The economics\n\nA sleeper", "## What to watch\n\nThree routes"},
+		},
+		{
+			file: "faq-accordion.html", url: "https://boxwell.example/blog/move-house-without-losing-a-week/",
+			with: []string{"Most moves go wrong in the last three days",
+				"How many boxes does a three-bedroom house need?", "Plan for about sixty boxes",
+				"Will the crew take furniture apart?", "What happens if completion is delayed?",
+				"We move your booking to the next free day", "a written plan and an early booking"},
+			without:  []string{"Toggle navigation", "Get a free quote", "Request a quote", "Company no."},
+			markdown: []string{"### Will the crew take furniture apart?\n\nYes.", "### What happens if completion is delayed?\n\nWe move"},
 		},
 		{
 			file: "elementor-service.html", url: "https://northwind.example/cloud-migration/",
