@@ -444,7 +444,7 @@ func dropDatelines(root *html.Node) {
 			if words > 0 && words <= maxDatelineWords {
 				named := timeWords > 0 && words <= timeWords+4 || classWords(n, datelineWords)
 				if (named || words <= 15) && (blockAtoms[n.DataAtom] || ownLine(n)) &&
-					(named || datelineText(n) || words <= maxStampWords && bareDate(n)) {
+					(named || datelineText(n) || words <= maxStampWords && bareDate(n) || datelinePieces(n)) {
 					// The outermost dateline block wins over the ones
 					// inside it.
 					drop = append(drop[:mark], n)
@@ -457,6 +457,30 @@ func dropDatelines(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// datelinePieces reports a block of dateline pieces side by side, one of
+// them a date: a byline named as one, a labelled stamp ("입력 2025.05.20
+// 09:12", "Updated 10:45"), a bare date or a <time>, with nothing but
+// separators between them. Korean and Japanese papers set the reporter's
+// name and the stamps of publication and update as spans of one line, and
+// the line as a whole starts with the name, not a label.
+func datelinePieces(n *html.Node) bool {
+	dates := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode:
+			if strings.Trim(c.Data, " \t\r\n|·•/,-–—") != "" {
+				return false
+			}
+		case c.Type != html.ElementNode || blank(c):
+		case c.DataAtom == atom.Time || datelineText(c) || bareDate(c):
+			dates++
+		case !classWords(c, datelineWords):
+			return false
+		}
+	}
+	return dates > 0
 }
 
 // ownLine reports an inline element that renders as a line of its own: a

@@ -202,6 +202,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "a reporter's byline and stamps side by side on one line",
+			html: `<div class="info"><span class="byline">김민수 기자</span><span class="date">입력 2025.05.20 09:12</span> | <span class="date">수정 2025.05.20 10:40</span></div>` + story +
+				`<div class="info"><span class="byline">Jane Doe</span> <a href="/jane">wrote to the mayor</a> on <time>May 3</time></div>`,
+			gone: []string{"김민수", "입력", "수정"},
+			kept: []string{"The council approved", "wrote to the mayor"},
+		},
+		{
 			name: "byline named by its class",
 			html: `<p class="article-byline">By Jane Doe, Staff Writer</p>` + story,
 			gone: []string{"Jane Doe"},

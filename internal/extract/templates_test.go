@@ -147,6 +147,10 @@ import (
 //     boxes inside and after the text, a share button, a footnote, the
 //     comments and the sign-up footer. Substack names each heading
 //     "header-anchor-post", and readability dropped them all;
+//   - news-ko: a Korean paper's story that declares only og:type, with
+//     the reporter's name and the stamps of publication and update as
+//     spans of one line ("김민수 기자", "입력 2025.05.20 09:12"), a
+//     photo credit, related stories, tags and a "most viewed" column;
 //   - faq-accordion: a removal firm's blog post whose questions are
 //     accordion toggles, Bootstrap's (a button inside each heading) and
 //     one of a button around its heading and a "+" icon; extractors
@@ -540,6 +544,14 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Sign in", "reader-supported publication", "Type your email", "Thanks for reading Rail Notes",
 				"Discussion about this post", "Took the Vienna train last month", "Restacks", "Ready for more?", "Start writing"},
 			markdown: []string{"## The economics\n\nA sleeper", "## What to watch\n\nThree routes"},
+		},
+		{
+			file: "news-ko.html",
+			with: []string{"서울시가 한강을 오가는 수상버스를 내년 3월부터 운항한다고 20일 밝혔다.",
+				"요금은 지하철과 같은 수준으로 책정하고 환승 할인도 적용한다.",
+				"기상 여건에 따른 운항 기준을 별도로 마련하겠다"},
+			without: []string{"입력 2025.05.20", "수정 2025.05.20", "글자크기", "관련기사", "한강 선착장 공사 본격화",
+				"#수상버스", "많이 본 뉴스", "폭염 특보 확대", "등록번호"},
 		},
 		{
 			file: "faq-accordion.html", url: "https://boxwell.example/blog/move-house-without-losing-a-week/",
