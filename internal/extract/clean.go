@@ -220,24 +220,8 @@ func prepareDoc(doc *html.Node) {
 					plainHeading(c)
 				}
 				if c.DataAtom == atom.Button {
-					switch accordionButton(c) {
-					case inHeading:
-						moveChildrenBefore(c, c)
-						n.RemoveChild(c)
-					case aroundHeading:
-						for _, h := range collectElements(c, func(e *html.Node) visit {
-							if headingAtoms[e.DataAtom] {
-								return take
-							}
-							return descend
-						}) {
-							h.Parent.RemoveChild(h)
-							n.InsertBefore(h, c)
-						}
-						n.RemoveChild(c)
-					}
-				}
-				if headingWrapper(c) {
+					liftAccordionTitle(c)
+				} else if headingWrapper(c) {
 					moveChildrenBefore(c, c)
 					n.RemoveChild(c)
 				}
@@ -308,38 +292,41 @@ func plainHeading(h *html.Node) {
 	h.Attr = slices.DeleteFunc(h.Attr, func(a html.Attribute) bool { return (a.Key == "class" || a.Key == "id") && a.Val == "" })
 }
 
-// An accordion's toggle is a <button> around its panel's title or inside
-// it: Bootstrap's <h2 class="accordion-header"><button>, or <button><h3>
-// elsewhere. The title is a FAQ's question or a section's name, and
-// readability and trafilatura drop every button, so the answers stood
-// without their questions. prepareDoc unwraps a button that holds all of
-// its heading's text, and puts a button around a heading in the heading's place: the rest of
-// such a button is its icon ("+", a chevron), and a <div> holding a lone
-// heading is what readability removes as a block without text.
-type buttonPlace int
-
-const (
-	notAccordion buttonPlace = iota
-	inHeading
-	aroundHeading
-)
-
-func accordionButton(b *html.Node) buttonPlace {
+// liftAccordionTitle takes an accordion's title out of its toggle, a
+// <button> inside the title or around it (Bootstrap's <h2
+// class="accordion-header"><button>; <button><h3> elsewhere). The title
+// is a FAQ's question or a section's name, and readability and
+// trafilatura drop every button, so the answers stood without their
+// questions. A button that holds all of its heading's text is unwrapped;
+// a button beside a heading's title is a tool (rustdoc's "Copy item
+// path", a permalink's "Link") and stays for the extractors to drop. A
+// button around a heading gives way to the heading: the rest of it is
+// its icon ("+", a chevron), and a <div> holding a lone heading is what
+// readability removes as a block without text.
+func liftAccordionTitle(b *html.Node) {
 	for a := b.Parent; a != nil; a = a.Parent {
 		if a.Type == html.ElementNode && headingAtoms[a.DataAtom] {
-			// The toggle is the whole title; a button beside the title
-			// is a tool (rustdoc's "Copy item path", a permalink's
-			// "Link"), which the extractors may drop.
 			if wordCount(a) == wordCount(b) {
-				return inHeading
+				moveChildrenBefore(b, b)
+				removeNode(b)
 			}
-			return notAccordion
+			return
 		}
 	}
-	if findFirst(b, func(h *html.Node) bool { return h.Type == html.ElementNode && headingAtoms[h.DataAtom] }) != nil {
-		return aroundHeading
+	titles := collectElements(b, func(e *html.Node) visit {
+		if headingAtoms[e.DataAtom] {
+			return take
+		}
+		return descend
+	})
+	if len(titles) == 0 {
+		return
 	}
-	return notAccordion
+	for _, h := range titles {
+		h.Parent.RemoveChild(h)
+		b.Parent.InsertBefore(h, b)
+	}
+	removeNode(b)
 }
 
 // admonitionWords name the kinds of callout documentation generators set

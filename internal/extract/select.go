@@ -247,12 +247,12 @@ func hollowNet(read, full *html.Node) bool {
 // hollowed reports whether a wider reading of the page (wide) holds
 // nearly all of readability's paragraphs (read), whole and in order, and
 // between read's first and last paragraph others that read lacks, of at
-// least a third as many words again. Readability's conditional cleaning removes a <div>
-// with little text per element, and a page builder sets a service page's
-// features or steps as just such boxes (a heading and a sentence each)
-// between its long paragraphs: what survives is the long paragraphs, a
-// minority of the text. A news story's block loses captions, inline
-// teasers and ads from its middle, a small part of it.
+// least a third as many words again. Readability's conditional cleaning
+// removes a <div> with little text per element, and a page builder sets a
+// service page's features or steps as just such boxes (a heading and a
+// sentence each) between its long paragraphs: what survives is the long
+// paragraphs, a minority of the text. A news story's block loses
+// captions, inline teasers and ads from its middle, a small part of it.
 //
 // Only paragraphs (lines of minAnchorWords words or more) count: a
 // headline or a label also stands in a menu or a teaser ahead of the
@@ -273,8 +273,8 @@ func hollowed(read, wide *html.Node) bool {
 			}
 			if started {
 				for _, l := range lines[next:j] {
-					if n := countWords(l); n >= minAnchorWords {
-						inside += n
+					if w := countWords(l); w >= minAnchorWords {
+						inside += w
 					}
 				}
 			}
