@@ -219,7 +219,7 @@ func prepareDoc(doc *html.Node) {
 				if headingAtoms[c.DataAtom] {
 					plainHeading(c)
 				}
-				if c.DataAtom == atom.Button {
+				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
 				} else if headingWrapper(c) {
 					moveChildrenBefore(c, c)
@@ -327,6 +327,26 @@ func liftAccordionTitle(b *html.Node) {
 		b.Parent.InsertBefore(h, b)
 	}
 	removeNode(b)
+}
+
+// toggleDiv reports a <div> a script makes an accordion's toggle (it is
+// focusable, a button by its role, or says whether it is expanded) whose
+// text is all in its headings: <div class="accordion_item-toggle"
+// tabindex="0"><h3>Question?</h3><i class="fa fa-angle-down"></i></div>.
+func toggleDiv(n *html.Node) bool {
+	if n.DataAtom != atom.Div || !(attr(n, "role") == "button" || hasAttr(n, "tabindex") || hasAttr(n, "aria-expanded")) {
+		return false
+	}
+	inHeadings := 0
+	for _, h := range collectElements(n, func(e *html.Node) visit {
+		if headingAtoms[e.DataAtom] {
+			return take
+		}
+		return descend
+	}) {
+		inHeadings += wordCount(h)
+	}
+	return inHeadings > 0 && inHeadings == wordCount(n)
 }
 
 // admonitionWords name the kinds of callout documentation generators set

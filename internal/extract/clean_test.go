@@ -58,8 +58,9 @@ func TestPlainHeading(t *testing.T) {
 }
 
 // TestAccordionButton checks that an accordion's title survives its
-// toggle: a button inside a heading is unwrapped, a button around a
-// heading gives way to the heading (its icon goes), and other buttons,
+// toggle: a button inside a heading is unwrapped, a button or a focusable
+// <div> around a heading gives way to the heading (its icon goes; a
+// focusable card with more text stays), and other buttons,
 // a tool beside a heading's title among them, stay for the extractors to
 // drop.
 func TestAccordionButton(t *testing.T) {
@@ -70,6 +71,10 @@ func TestAccordionButton(t *testing.T) {
 			`<h3>Will the crew take furniture apart?</h3>`},
 		{`<button class="faq-toggle"><h3>What if completion is delayed?</h3><span aria-hidden="true">+</span></button>`,
 			`<h3>What if completion is delayed?</h3>`},
+		{`<div class="faq-toggle" tabindex="0"><h3>Can you store furniture?</h3><i class="icon"></i></div>`,
+			`<h3>Can you store furniture?</h3>`},
+		{`<div class="card" tabindex="0"><h3>Storage</h3><p>By the week.</p></div>`,
+			`<div class="card" tabindex="0"><h3>Storage</h3><p>By the week.</p></div>`},
 		{`<button type="submit">Subscribe</button>`, `<button type="submit">Subscribe</button>`},
 		{`<h1>Function open<button id="copy-path">Copy item path</button></h1>`, `<h1>Function open<button id="copy-path">Copy item path</button></h1>`},
 	}

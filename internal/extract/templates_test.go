@@ -152,9 +152,10 @@ import (
 //     spans of one line ("김민수 기자", "입력 2025.05.20 09:12"), a
 //     photo credit, related stories, tags and a "most viewed" column;
 //   - faq-accordion: a removal firm's blog post whose questions are
-//     accordion toggles, Bootstrap's (a button inside each heading) and
-//     one of a button around its heading and a "+" icon; extractors
-//     drop buttons, and the answers stood without their questions;
+//     accordion toggles: Bootstrap's (a button inside each heading), a
+//     button around its heading and a "+" icon, and a focusable <div>
+//     around its heading and a chevron; extractors drop buttons and
+//     lone-heading blocks, and the answers stood without their questions;
 //   - elementor-service: a consultancy's service page built with
 //     Elementor and declared an Article (as SEO plugins declare every
 //     page), whose long paragraphs alternate with rows of icon boxes (a
@@ -558,6 +559,7 @@ func TestArticleTemplates(t *testing.T) {
 			with: []string{"Most moves go wrong in the last three days",
 				"How many boxes does a three-bedroom house need?", "Plan for about sixty boxes",
 				"Will the crew take furniture apart?", "What happens if completion is delayed?",
+				"Can you store furniture between two moves?", "Our warehouse stores furniture by the week",
 				"We move your booking to the next free day", "a written plan and an early booking"},
 			without:  []string{"Toggle navigation", "Get a free quote", "Request a quote", "Company no."},
 			markdown: []string{"### Will the crew take furniture apart?\n\nYes.", "### What happens if completion is delayed?\n\nWe move"},
