@@ -219,6 +219,7 @@ func prepareDoc(doc *html.Node) {
 				if headingAtoms[c.DataAtom] {
 					plainHeading(c)
 				}
+				openPanel(c)
 				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
 				} else if headingWrapper(c) {
@@ -327,6 +328,39 @@ func liftAccordionTitle(b *html.Node) {
 		b.Parent.InsertBefore(h, b)
 	}
 	removeNode(b)
+}
+
+// panelWords name an accordion's or a tab set's panel; panelStates name
+// its folded state.
+var (
+	panelWords  = wordSet(`accordion collapse collapsible panel pane tab tabs toggle faq expand expandable`)
+	panelStates = wordSet(`hidden hide closed collapsed folded`)
+)
+
+// openPanel drops from an element's classes the names of a folded panel
+// ("kt-accordion-panel-hidden"): a script unfolds it on a click, and
+// readability and trafilatura, which read "hidden" in a class name as
+// chrome, dropped a FAQ's answers and a product's details with it.
+// Panels hidden by the hidden attribute, a style or a utility class
+// (hidden.Strip's business) keep those.
+func openPanel(n *html.Node) {
+	cls := attr(n, "class")
+	if cls == "" || !containsFold(cls, "hid") && !containsFold(cls, "clos") && !containsFold(cls, "collaps") && !containsFold(cls, "fold") {
+		return
+	}
+	names := strings.Fields(cls)
+	kept := slices.DeleteFunc(slices.Clone(names), func(name string) bool {
+		panel, state := false, false
+		eachNameWord(name, func(w []byte) bool {
+			panel = panel || panelWords[string(w)]
+			state = state || panelStates[string(w)]
+			return false
+		})
+		return panel && state
+	})
+	if len(kept) < len(names) {
+		setAttr(n, "class", strings.Join(kept, " "))
+	}
 }
 
 // toggleDiv reports a <div> a script makes an accordion's toggle (it is

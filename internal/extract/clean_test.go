@@ -90,6 +90,25 @@ func TestAccordionButton(t *testing.T) {
 	}
 }
 
+// TestOpenPanel checks that a folded panel loses the class names that
+// fold it and keeps the others, and that "hidden" elsewhere stays.
+func TestOpenPanel(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"kt-accordion-panel kt-accordion-panel-hidden", "kt-accordion-panel"},
+		{"cdr-accordion__content cdr-accordion--closed", "cdr-accordion__content"},
+		{"faq-answer is-collapsed", "faq-answer is-collapsed"},
+		{"sidebar hidden-xs", "sidebar hidden-xs"},
+		{"tab-pane tab-pane--hidden active", "tab-pane active"},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, `<article><div class="`+tt.in+`"><p>Text.</p></div></article>`)
+		d := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Div) })
+		if got := attr(d, "class"); got != tt.want {
+			t.Errorf("%q: class %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestPlainCode checks that prepareDoc leaves a code block's text to the
 // extractors without what makes them judge it as prose: links go (their
 // text stays), inner elements lose class and id, the <pre> and its
