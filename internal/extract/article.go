@@ -148,12 +148,7 @@ var commentHeading = regexp.MustCompile(`^(\d+\s+)?(comments?|responses?|replies
 // higher one follows (a tutorial's section on code comments is followed
 // by more sections) and the thread is under a third of the article.
 func dropCommentTail(root *html.Node) {
-	for _, h := range collectElements(root, func(c *html.Node) visit {
-		if headingAtoms[c.DataAtom] {
-			return take
-		}
-		return descend
-	}) {
+	for _, h := range headingsUnder(root) {
 		if !commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h)))) {
 			continue
 		}

@@ -314,12 +314,7 @@ func liftAccordionTitle(b *html.Node) {
 			return
 		}
 	}
-	titles := collectElements(b, func(e *html.Node) visit {
-		if headingAtoms[e.DataAtom] {
-			return take
-		}
-		return descend
-	})
+	titles := headingsUnder(b)
 	if len(titles) == 0 {
 		return
 	}
@@ -372,12 +367,7 @@ func toggleDiv(n *html.Node) bool {
 		return false
 	}
 	inHeadings := 0
-	for _, h := range collectElements(n, func(e *html.Node) visit {
-		if headingAtoms[e.DataAtom] {
-			return take
-		}
-		return descend
-	}) {
+	for _, h := range headingsUnder(n) {
 		inHeadings += wordCount(h)
 	}
 	return inHeadings > 0 && inHeadings == wordCount(n)

@@ -152,6 +152,17 @@ func elementsUnder(root *html.Node) []*html.Node {
 	return out
 }
 
+// headingsUnder returns the outermost headings below root, in document
+// order.
+func headingsUnder(root *html.Node) []*html.Node {
+	return collectElements(root, func(c *html.Node) visit {
+		if headingAtoms[c.DataAtom] {
+			return take
+		}
+		return descend
+	})
+}
+
 // removeElements removes every element under root that match reports,
 // with its subtree (nothing inside a removed element is judged).
 func removeElements(root *html.Node, match func(*html.Node) bool) {

@@ -63,12 +63,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 // content", 4.8.4.4.4) goes: pkg.go.dev and docs themes put an icon
 // there, and "## ![](…/code_24dp.svg)README" only delays the heading.
 func plainHeadings(root *html.Node) {
-	for _, h := range collectElements(root, func(c *html.Node) visit {
-		if headingAtoms[c.DataAtom] {
-			return take
-		}
-		return descend
-	}) {
+	for _, h := range headingsUnder(root) {
 		removeElements(h, func(c *html.Node) bool {
 			return c.DataAtom == atom.Img && hasAttr(c, "alt") && strings.TrimSpace(attr(c, "alt")) == ""
 		})
