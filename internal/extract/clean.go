@@ -281,16 +281,29 @@ func plainCode(pre *html.Node) {
 // "header" is one; on a heading, the name says what the element is,
 // not that it is the page's header. Trafilatura keeps such headings.
 func plainHeading(h *html.Node) {
-	for i, a := range h.Attr {
-		if a.Key != "class" && a.Key != "id" || !strings.Contains(strings.ToLower(a.Val), "header") {
+	holdsHeader := func(name string) bool { return containsFold(name, "header") }
+	dropNames(h, "class", holdsHeader)
+	dropNames(h, "id", holdsHeader)
+}
+
+// dropNames removes from n's space-separated attribute key (class, id)
+// the names drop reports, and the attribute when none is left.
+func dropNames(n *html.Node, key string, drop func(name string) bool) {
+	for i, a := range n.Attr {
+		if a.Key != key {
 			continue
 		}
-		names := slices.DeleteFunc(strings.Fields(a.Val), func(name string) bool {
-			return strings.Contains(strings.ToLower(name), "header")
-		})
-		h.Attr[i].Val = strings.Join(names, " ")
+		names := strings.Fields(a.Val)
+		kept := slices.DeleteFunc(slices.Clone(names), drop)
+		switch {
+		case len(kept) == len(names):
+		case len(kept) == 0:
+			n.Attr = slices.Delete(n.Attr, i, i+1)
+		default:
+			n.Attr[i].Val = strings.Join(kept, " ")
+		}
+		return
 	}
-	h.Attr = slices.DeleteFunc(h.Attr, func(a html.Attribute) bool { return (a.Key == "class" || a.Key == "id") && a.Val == "" })
 }
 
 // liftAccordionTitle takes an accordion's title out of its toggle, a
@@ -329,7 +342,7 @@ func liftAccordionTitle(b *html.Node) {
 // its folded state.
 var (
 	panelWords  = wordSet(`accordion collapse collapsible panel pane tab tabs toggle faq expand expandable`)
-	panelStates = wordSet(`hidden hide closed collapsed folded`)
+	panelStates = []string{"hidden", "hide", "closed", "collapsed", "folded"}
 )
 
 // openPanel drops from an element's classes the names of a folded panel
@@ -337,25 +350,22 @@ var (
 // readability and trafilatura, which read "hidden" in a class name as
 // chrome, dropped a FAQ's answers and a product's details with it.
 // Panels hidden by the hidden attribute, a style or a utility class
-// (hidden.Strip's business) keep those.
+// (hidden.Strip's business) keep those. It runs on every element, so a
+// class without a state's letters is passed over unsplit.
 func openPanel(n *html.Node) {
 	cls := attr(n, "class")
-	if cls == "" || !containsFold(cls, "hid") && !containsFold(cls, "clos") && !containsFold(cls, "collaps") && !containsFold(cls, "fold") {
+	if !slices.ContainsFunc(panelStates, func(st string) bool { return containsFold(cls, st) }) {
 		return
 	}
-	names := strings.Fields(cls)
-	kept := slices.DeleteFunc(slices.Clone(names), func(name string) bool {
+	dropNames(n, "class", func(name string) bool {
 		panel, state := false, false
 		eachNameWord(name, func(w []byte) bool {
 			panel = panel || panelWords[string(w)]
-			state = state || panelStates[string(w)]
-			return false
+			state = state || slices.Contains(panelStates, string(w))
+			return panel && state
 		})
 		return panel && state
 	})
-	if len(kept) < len(names) {
-		setAttr(n, "class", strings.Join(kept, " "))
-	}
 }
 
 // toggleDiv reports a <div> a script makes an accordion's toggle (it is
