@@ -159,7 +159,11 @@ import (
 //   - elementor-service: a consultancy's service page built with
 //     Elementor and declared an Article (as SEO plugins declare every
 //     page), whose long paragraphs alternate with rows of icon boxes (a
-//     title and a sentence each) that readability's cleaning removes.
+//     title and a sentence each) that readability's cleaning removes;
+//   - elementor-intro: a bakery's blog post built with Elementor, whose
+//     introduction and first sections stand in a container of their own
+//     with a table of contents, above the container of the body, which
+//     readability takes alone.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -574,6 +578,17 @@ func TestArticleTemplates(t *testing.T) {
 				"Your team takes over operations with documentation",
 				"A migration is finished when nobody notices it happened."},
 			without: []string{"Book a Call", "Case Studies", "Registered in Scotland", "All rights reserved", "Privacy Policy"},
+		},
+		{
+			file: "elementor-intro.html", url: "https://crumbandco.example/journal/bakery-sales-models/",
+			with: []string{"How a bakery sells its bread matters as much as what it bakes.",
+				"This guide looks at both.",
+				"The sales model connects a bakery's idea to its daily routine.",
+				"A shop near a station sells quickly to commuters",
+				"The counter shop is the classic model",
+				"Most successful bakeries combine two models rather than betting on one."},
+			without:  []string{"Contents", "hide", "By Hannah Cole", "7 min read", "About Hannah Cole", "Popular posts", "Subscribe", "All rights reserved"},
+			markdown: []string{"## Why the Sales Model Matters\n\nThe sales model connects"},
 		},
 	}
 	for _, tc := range tests {

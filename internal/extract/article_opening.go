@@ -1,0 +1,185 @@
+package extract
+
+import (
+	nurl "net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/webgate/webgate/internal/urlnorm"
+)
+
+// addOpening puts back, at the top of readability's block (read), the
+// story's opening paragraphs that stand outside it: the paragraphs
+// between the page's headline and the block's first paragraph that are
+// set as the block's paragraphs are and stand with the body rather than
+// with the headline.
+//
+// Page builders and review sites set an article's introduction as a
+// section of its own (an Elementor container, an introduction above the
+// table of contents), and readability keeps only the section that scores
+// best, the body after it. On WCXB-dev four pages gained (up to 0.12, a
+// restaurant guide that had lost its first 440 words) and one lost 0.01
+// (an affiliate disclosure set as a paragraph of the body). The introduction's paragraphs are the same
+// editor's output as the body's, so they carry the same tag and class
+// names (usually none), while the furniture around a headline (a
+// standfirst, a byline, a caption, a disclosure) carries the template's.
+// And the introduction lies nearer to the body in the tree than the
+// headline does: their common ancestor with the body's first paragraph
+// lies below the headline's.
+//
+// Only a run that ends at the block counts: walking back from its first
+// paragraph, each block must be such a paragraph or a section heading in
+// the same place, and the first other block with words ends the run. A
+// table of contents is passed over: an introduction often stands above
+// one, and readability's block starts below it.
+func addOpening(doc, read *html.Node, base *nurl.URL) {
+	anchor, before := openingAnchor(read)
+	if anchor == "" {
+		return
+	}
+	var headline, first *html.Node
+	var blocks []*html.Node // the body's blocks from the headline on
+	collectElements(findBody(doc), func(c *html.Node) visit {
+		if first != nil {
+			return skip
+		}
+		isBlock := blockAtoms[c.DataAtom] && !hasBlockChild(c)
+		if !isBlock && c.DataAtom != atom.H1 {
+			return descend
+		}
+		switch {
+		case headline == nil && c.DataAtom == atom.H1:
+			headline = c
+		case headline != nil && isBlock && collapseSpace(textOf(c)) == anchor:
+			first = c
+		case headline != nil:
+			blocks = append(blocks, c)
+		}
+		return skip
+	})
+	if first == nil {
+		return
+	}
+	top := levelsBelow(commonAncestor(headline, first), nil)
+	pageKey := ""
+	if base != nil && base.Host != "" {
+		pageKey = urlnorm.KeyURL(base)
+	}
+	readWords := "" // read's words, once a paragraph needs them
+	var run []*html.Node
+	for i := len(blocks) - 1; i >= 0; i-- {
+		b := blocks[i]
+		w := wordCount(b)
+		t := collapseSpace(textOf(b))
+		if w == 0 || before[t] {
+			continue // an image, an empty box, or in read already
+		}
+		if levelsBelow(commonAncestor(b, first), nil) <= top {
+			break // with the headline
+		}
+		if inContents(b, first, pageKey) {
+			continue
+		}
+		if inFurniture(b) {
+			break
+		}
+		if headingAtoms[b.DataAtom] {
+			run = append(run, b)
+			continue
+		}
+		if b.Data != first.Data || attr(b, "class") != attr(first, "class") || linkWords(b)*2 > w {
+			break
+		}
+		// A summary that repeats the opening (an excerpt over the
+		// story) belongs with the headline.
+		if readWords == "" {
+			readWords = " " + strings.Join(wordTokens(textOf(read)), " ") + " "
+		}
+		if toks := wordTokens(t); strings.Contains(readWords, " "+strings.Join(toks[:min(len(toks), minAnchorWords)], " ")+" ") {
+			break
+		}
+		run = append(run, b)
+	}
+	// The run opens with a paragraph: a heading or a short line (a
+	// byline set as a paragraph, a label) where it starts is the
+	// headline's furniture, or a section heading of read's own.
+	for len(run) > 0 {
+		last := run[len(run)-1] // run is in reverse order
+		if !headingAtoms[last.DataAtom] && wordCount(last) >= minAnchorWords {
+			break
+		}
+		run = run[:len(run)-1]
+	}
+	if len(run) == 0 {
+		return
+	}
+	at := read.FirstChild
+	for i := len(run) - 1; i >= 0; i-- {
+		read.InsertBefore(cloneTree(run[i]), at)
+	}
+}
+
+// openingAnchor returns the text of read's first paragraph (a block of
+// minAnchorWords words or more) and the texts of the blocks before it.
+func openingAnchor(read *html.Node) (string, map[string]bool) {
+	before := map[string]bool{}
+	anchor := ""
+	collectElements(read, func(c *html.Node) visit {
+		if anchor != "" {
+			return skip
+		}
+		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
+			return descend
+		}
+		t := collapseSpace(textOf(c))
+		if countWords(t) >= minAnchorWords {
+			anchor = t
+		} else if t != "" {
+			before[t] = true
+		}
+		return skip
+	})
+	return anchor, before
+}
+
+// inContents reports a block inside a table of contents that stands
+// outside first's containers: a box of minContentsLinks or more links to
+// places on the page, holding little but its links.
+func inContents(b, first *html.Node, pageKey string) bool {
+	for a := b.Parent; a != nil && !hasAncestorNode(first, a); a = a.Parent {
+		if linkWords(a)*4 < wordCount(a)*3 {
+			continue
+		}
+		links := 0
+		for _, l := range collectElements(a, func(c *html.Node) visit {
+			if c.DataAtom == atom.A {
+				return take
+			}
+			return descend
+		}) {
+			if samePage(attr(l, "href"), pageKey) {
+				links++
+			}
+		}
+		if links >= minContentsLinks {
+			return true
+		}
+	}
+	return false
+}
+
+const minContentsLinks = 3
+
+// inFurniture reports a block inside a figure, a list, a header or an
+// aside: captions, teaser lists and the headline's own furniture.
+func inFurniture(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.Figure, atom.Li, atom.Header, atom.Aside, atom.Nav:
+			return true
+		}
+	}
+	return false
+}
