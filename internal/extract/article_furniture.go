@@ -483,7 +483,45 @@ func dropLabelLines(root *html.Node) {
 		drop = append(drop, d)
 	}
 	removeLabels(root, drop)
+	dropTrailingRelated(root)
 }
+
+// dropTrailingRelated removes the labels of related-content rails that
+// end a page's text ("You may also like", "More from Top Gear",
+// "Recommended for you"): the rail's cards went as chrome, and its title
+// is left as the last line, introducing nothing. tidyArticle's
+// dropRelated takes such a label with its run of links on articles; on
+// the other pages it came through.
+func dropTrailingRelated(root *html.Node) {
+	blocks := lineBlocks(root)
+	total := wordCount(root)
+	for i, dropped := len(blocks)-1, 0; i >= 0 && dropped < maxTrailingHeadings; i-- {
+		b := blocks[i]
+		w := wordCount(b)
+		if w == 0 {
+			continue
+		}
+		t := labelText(b)
+		if w > maxRelatedLabelWords || w >= total || linkWords(b) != 0 && linkWords(b)*2 < w || sentence(t) || !relatedLabel.MatchString(strings.ToLower(t)) {
+			return
+		}
+		removeNode(b)
+		total -= w
+		dropped++
+	}
+}
+
+// sentence reports a text that ends as a sentence does, with a full stop
+// (not an ellipsis), a question or an exclamation mark: "Read more about
+// ad blocking here." is the story's last line, not a rail's label.
+func sentence(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..")
+}
+
+// maxRelatedLabelWords bounds a related rail's label: "Read more June
+// 27, 2025" fits, a sentence that starts "Read more about" does not.
+const maxRelatedLabelWords = 8
 
 // removeLabels removes label lines unless they hold a third of root's
 // words (removeUnlessThird), and then each box they leave holding only a

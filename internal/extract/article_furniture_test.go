@@ -78,3 +78,21 @@ func TestTokenedLabelWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingRelated: the label of a related rail that ends a page's
+// text goes (its cards went as chrome); a last sentence, a label with
+// text after it and a page that is only the label stay.
+func TestTrailingRelated(t *testing.T) {
+	story := "<p>" + strings.Repeat("The ferry will run six times a day from July, the operator said. ", 3) + "</p>"
+	checkRule(t, dropTrailingRelated, []ruleCase{
+		{"a rail's label", story + `<h3 class="rail-title">You may also like</h3>`, []string{"You may also like"}, []string{"The ferry"}},
+		{"a label and a link under it", story + `<div>More from Top Gear</div><p><a href="/electric">See more on Electric</a></p>`,
+			[]string{"More from Top Gear", "See more"}, []string{"The ferry"}},
+		{"a label with a colon", story + `<p><strong>Recommended:</strong></p>`, []string{"Recommended"}, []string{"The ferry"}},
+		{"the story's last sentence", story + `<p>Read more about the new timetable.</p>`, nil, []string{"Read more about"}},
+		{"a sentence with a link in it", story + `<p>Read more about the <a href="/timetable">timetable</a> here</p>`, nil, []string{"Read more about"}},
+		{"a label over a paragraph", story + `<h3>Related reading</h3>` + story, nil, []string{"Related reading"}},
+		{"a line too long for a label", story + `<p>Related stories from our archive about ferries and harbours in the north</p>`, nil, []string{"Related stories"}},
+		{"only the label", `<h2>Most popular</h2>`, nil, []string{"Most popular"}},
+	})
+}
