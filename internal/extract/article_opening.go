@@ -40,7 +40,7 @@ func addOpening(doc, read *html.Node, base *nurl.URL) {
 		return
 	}
 	var headline, first *html.Node
-	var blocks []*html.Node // the body's blocks from the headline on
+	var blocks []*html.Node // the body's blocks after the headline
 	collectElements(findBody(doc), func(c *html.Node) visit {
 		if first != nil {
 			return skip
@@ -50,8 +50,10 @@ func addOpening(doc, read *html.Node, base *nurl.URL) {
 			return descend
 		}
 		switch {
-		case headline == nil && c.DataAtom == atom.H1:
-			headline = c
+		case c.DataAtom == atom.H1:
+			// The last headline before the block: a site's logo is
+			// an <h1> on some themes too.
+			headline, blocks = c, blocks[:0]
 		case headline != nil && isBlock && collapseSpace(textOf(c)) == anchor:
 			first = c
 		case headline != nil:

@@ -32,6 +32,7 @@ func TestAddOpening(t *testing.T) {
 		{"a section heading inside the introduction", page("", `<div class="intro">`+p("Intro one")+`<h2>Why now</h2>`+p("Intro two")+`</div>`),
 			[]string{"Intro one", "Why now", "Intro two", "Body one"}},
 		{"a standfirst stands with the headline", page(p("Standfirst"), ""), []string{"Body one"}},
+		{"a standfirst under a site logo set as a headline too", `<div class="site"><div class="logo"><h1>Coastal Times</h1></div><div class="content">` + page(p("Standfirst"), "") + `</div></div>`, []string{"Body one"}},
 		{"a summary set in the template's own class", page("", `<p class="excerpt">A summary of the story about the harbour and its new ferry timetable for the summer.</p>`),
 			[]string{"Body one"}},
 		{"a byline where the run starts", page("", `<div class="intro"><p>By Anna Berg</p>`+p("Intro one")+`</div>`),
