@@ -216,6 +216,11 @@ func TestClassifyPage(t *testing.T) {
 		{"a date segment before a slug", ``, ``, kindArticle, "https://www.paper.example/business/story/2019-11-19/gannett-merger"},
 		{"a date ending a slug", ``, ``, kindArticle, "https://www.tv.example/news/key-moments-from-the-hearing-2019-11-19/"},
 		{"a day's archive", ``, ``, kindOther, "https://www.paper.example/news/2019-11-19/"},
+		// A year and a month joined to a slug of two words or more; a
+		// month's archive, or a month and one word, is no story.
+		{"a month joined to a slug", ``, ``, kindArticle, "https://science.example/news/2019-11-hibernating-astronauts-smaller-spacecraft.html"},
+		{"a month's archive in one segment", ``, ``, kindOther, "https://blog.example/archive/2019-11"},
+		{"a month and one word", ``, ``, kindOther, "https://blog.example/archive/2019-11-events"},
 		{"a number that is no date", ``, ``, kindOther, "https://shop.example/products/20231599-blue-mug"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
