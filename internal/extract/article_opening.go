@@ -71,6 +71,7 @@ func addOpening(doc, read *html.Node, base *nurl.URL) {
 	}
 	readWords := "" // read's words, once a paragraph needs them
 	var run []*html.Node
+walk:
 	for i := len(blocks) - 1; i >= 0; i-- {
 		b := blocks[i]
 		w := wordCount(b)
@@ -81,28 +82,25 @@ func addOpening(doc, read *html.Node, base *nurl.URL) {
 		if levelsBelow(commonAncestor(b, first), nil) <= top {
 			break // with the headline
 		}
-		if inContents(b, first, pageKey) {
-			continue
-		}
-		if inFurniture(b) {
-			break
-		}
-		if headingAtoms[b.DataAtom] {
+		furniture := inFurniture(b)
+		switch {
+		case !furniture && headingAtoms[b.DataAtom] && !inContents(b, first, pageKey):
 			run = append(run, b)
-			continue
+		case !furniture && b.Data == first.Data && attr(b, "class") == attr(first, "class") && linkWords(b)*2 <= w:
+			// A summary that repeats the opening (an excerpt over
+			// the story) belongs with the headline.
+			if readWords == "" {
+				readWords = " " + strings.Join(wordTokens(textOf(read)), " ") + " "
+			}
+			if toks := wordTokens(t); strings.Contains(readWords, " "+strings.Join(toks[:min(len(toks), minAnchorWords)], " ")+" ") {
+				break walk
+			}
+			run = append(run, b)
+		case inContents(b, first, pageKey):
+			// Passed over, its title and entries alike.
+		default:
+			break walk
 		}
-		if b.Data != first.Data || attr(b, "class") != attr(first, "class") || linkWords(b)*2 > w {
-			break
-		}
-		// A summary that repeats the opening (an excerpt over the
-		// story) belongs with the headline.
-		if readWords == "" {
-			readWords = " " + strings.Join(wordTokens(textOf(read)), " ") + " "
-		}
-		if toks := wordTokens(t); strings.Contains(readWords, " "+strings.Join(toks[:min(len(toks), minAnchorWords)], " ")+" ") {
-			break
-		}
-		run = append(run, b)
 	}
 	// The run opens with a paragraph: a heading or a short line (a
 	// byline set as a paragraph, a label) where it starts is the
@@ -148,10 +146,10 @@ func openingAnchor(read *html.Node) (string, map[string]bool) {
 
 // inContents reports a block inside a table of contents that stands
 // outside first's containers: a box of minContentsLinks or more links to
-// places on the page, holding little but its links.
+// places on the page, at least half of its words theirs.
 func inContents(b, first *html.Node, pageKey string) bool {
 	for a := b.Parent; a != nil && !hasAncestorNode(first, a); a = a.Parent {
-		if linkWords(a)*4 < wordCount(a)*3 {
+		if linkWords(a)*2 < wordCount(a) {
 			continue
 		}
 		links := 0

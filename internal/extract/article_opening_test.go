@@ -43,6 +43,12 @@ func TestAddOpening(t *testing.T) {
 			[]string{"Intro two", "Body one"}},
 		{"a table of contents is passed over", page("", `<div class="intro">`+p("Intro one")+toc+p("Intro two")+`</div>`),
 			[]string{"Intro one", "Intro two", "Body one"}},
+		{"a table of contents in a list under a heading", page("", `<div class="intro">`+p("Intro one")+
+			`<nav class="toc"><h2>In this article</h2><ul><li><a href="#one">One</a></li><li><a href="#two">Two</a></li><li><a href="#three">Three</a></li></ul></nav>`+p("Intro two")+`</div>`),
+			[]string{"Intro one", "Intro two", "Body one"}},
+		{"a table of contents with a heading of its own", page("", `<div class="intro">`+p("Intro one")+
+			`<div class="toc"><h2>In this article</h2><p><a href="#one">One</a></p><p><a href="#two">Two</a></p><p><a href="#three">Three</a></p></div>`+p("Intro two")+`</div>`),
+			[]string{"Intro one", "Intro two", "Body one"}},
 		{"no headline", strings.Replace(page("", `<div class="intro">`+p("Intro one")+`</div>`), "h1>", "div>", 2), []string{"Body one"}},
 	}
 	for _, tt := range tests {
