@@ -163,7 +163,19 @@ import (
 //   - elementor-intro: a bakery's blog post built with Elementor, whose
 //     introduction and first sections stand in a container of their own
 //     with a table of contents, above the container of the body, which
-//     readability takes alone.
+//     readability takes alone;
+//   - typo3-news: a German town's press release in TYPO3's news
+//     extension, with a teaser above the text, a caption, related news,
+//     files and a "Zurück" link, between a breadcrumb and a sidebar;
+//   - drupal: a Drupal 9 story with "Submitted by", a tags field laid out
+//     as a label over one link per line, a section field, a related
+//     view and a "Most read" column;
+//   - wpcom-de: a German recipe on WordPress.com's Twenty Ten theme, with
+//     Jetpack's sharing, likes and related posts inside the entry, the
+//     "Dieser Eintrag wurde veröffentlicht in" line and comments;
+//   - ucoz-blog: a uCoz blog entry of 2010 in a table layout, its text a
+//     letter of <br> lines, beside a calendar and a statistics box, with
+//     the entry's details and comments under it.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -589,6 +601,37 @@ func TestArticleTemplates(t *testing.T) {
 				"Most successful bakeries combine two models rather than betting on one."},
 			without:  []string{"Contents", "hide", "By Hannah Cole", "7 min read", "About Hannah Cole", "Popular posts", "Subscribe", "All rights reserved"},
 			markdown: []string{"## Why the Sales Model Matters\n\nThe sales model connects"},
+		},
+		{
+			file: "typo3-news.html", url: "https://www.lindenau.example/rathaus/pressemitteilungen/detail/neue-radwege-an-der-bahnhofstrasse/",
+			with: []string{"Die Stadt Lindenau baut an der Bahnhofstraße zwei neue Radwege.",
+				"Zwischen dem Bahnhof und der Kreuzung am Marktplatz", "Umleitungen während der Bauzeit",
+				"Die Pläne liegen außerdem bis Ende März im Bürgerbüro aus."},
+			without: []string{"Zum Inhalt springen", "Startseite", "Verwandte Nachrichten", "Stadtrat beschließt Radverkehrskonzept",
+				"Lageplan Radwege", "Zurück", "Pressestelle", "Frühjahrsmarkt", "Impressum", "Foto: Stadt Lindenau"},
+		},
+		{
+			file: "drupal.html", url: "https://www.coastaltimes.example/news/2021/05/harbour-dredging-start",
+			with: []string{"Work to deepen the harbour's main channel will finally begin next month",
+				"Where the silt will go", "The rest comes from the port's reserves and a loan from the county council."},
+			without: []string{"Skip to main content", "Submitted by", "jmorris", "Tags", "Transport", "Environment", "Log in",
+				"Related articles", "New ferry timetable", "Most read", "About us"},
+		},
+		{
+			file: "wpcom-de.html", url: "https://kulinariaathome.wordpress.com/2012/12/08/mandelplatzchen/",
+			with: []string{"Jedes Jahr im Advent backe ich diese Mandelplätzchen", "125 g gemahlene Mandeln",
+				"Den Backofen auf 180 Grad vorheizen.", "Viel Spaß beim Nachbacken!"},
+			without: []string{"Zum Inhalt springen", "Veröffentlicht am", "Teilen mit", "Gefällt mir", "Lade …", "Ähnliche Beiträge",
+				"Dieser Eintrag wurde veröffentlicht", "Permalink", "Antworten auf", "mürbe", "Kommentar verfassen",
+				"Neueste Beiträge", "Archiv", "Bloggen auf WordPress.com", "Zimtsterne"},
+		},
+		{
+			file: "ucoz-blog.html", url: "http://schleifen.ucoz.example/blog/briefe/2010-10-26-18",
+			with: []string{"Liebe Karin,", "heute kam endlich das Paket mit den Satinbändern an",
+				"Die Enden schneidet man schräg ab, dann franst das Band nicht aus.", "Deine Hanne"},
+			without: []string{"Registrierung", "Kategorien", "Kalender", "Insgesamt online", "Gäste",
+				"Hinzugefügt von", "Aufrufe", "Insgesamt kommentiert", "Anleitung für die Sterne", "Nur angemeldete Benutzer",
+				"Kostenloser Homepage-Baukasten"},
 		},
 	}
 	for _, tc := range tests {
