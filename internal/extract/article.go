@@ -549,6 +549,22 @@ var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|covera
 	`اقرأ أيضا|اقرأ أيضاً|اقرأ ايضا|أخبار ذات صلة|مقالات ذات صلة|بیشتر بخوانید|اخبار مرتبط|مطالب مرتبط|مزید پڑھیں|یہ بھی پڑھیں|קרא עוד|קראו גם|כתבות נוספות|` +
 	`यह भी पढ़ें|ये भी पढ़ें|और पढ़ें|संबंधित खबरें|संबंधित ख़बरें|আরও পড়ুন|আরো পড়ুন|читайте також|дивіться також|схожі новини|相关新闻|相关阅读|相关文章|延伸阅读|推荐阅读|関連記事|あわせて読みたい|관련 ?기사|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง)`)
 
+// maxRelatedLabelWords bounds a related-stories label without links:
+// "Read more June 27, 2025" fits, a sentence that starts "Read more
+// about" does not.
+const maxRelatedLabelWords = 8
+
+// startsRelated reports a block whose text, brackets, bullets and arrows
+// aside ("(Leggi anche: ...)", "► Read more"), starts with a
+// related-stories label.
+func startsRelated(b *html.Node) bool {
+	text := labelText(b)
+	if len(text) > 80 {
+		text = text[:80] // labels are short; bytes past a cut rune do not matter
+	}
+	return relatedLabel.MatchString(strings.ToLower(text))
+}
+
 // dropRelated removes links to other stories from an article: a block
 // that starts with a related-stories label and is at least half link text
 // ("Related: <a>Other story</a>", "READ MORE: <a>...</a>"), and a short
@@ -573,15 +589,11 @@ func dropRelated(root *html.Node) {
 		label := false
 		// Only a short block without links or a link-dense one can be
 		// a label; prose paragraphs skip the text match.
-		if words <= 8 && links == 0 || links*2 >= words {
-			text := labelText(b) // "(Leggi anche: ...)", "► Read more"...
-			if len(text) > 80 {
-				text = text[:80] // labels are short; bytes past a cut rune do not matter
-			}
-			label = relatedLabel.MatchString(strings.ToLower(text))
+		if words <= maxRelatedLabelWords && links == 0 || links*2 >= words {
+			label = startsRelated(b)
 		}
 		switch {
-		case label && words <= 8 && links == 0:
+		case label && words <= maxRelatedLabelWords && links == 0:
 			drop = append(drop, b)
 			inRelated = true
 		case label && links*2 >= words:

@@ -501,8 +501,7 @@ func dropTrailingRelated(root *html.Node) {
 		if w == 0 {
 			continue
 		}
-		t := labelText(b)
-		if w > maxRelatedLabelWords || w >= total || linkWords(b) != 0 && linkWords(b)*2 < w || sentence(t) || !relatedLabel.MatchString(strings.ToLower(t)) {
+		if w > maxRelatedLabelWords || w >= total || linkWords(b) != 0 && linkWords(b)*2 < w || sentence(labelText(b)) || !startsRelated(b) {
 			return
 		}
 		removeNode(b)
@@ -518,10 +517,6 @@ func sentence(t string) bool {
 	t = strings.TrimSpace(t)
 	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..")
 }
-
-// maxRelatedLabelWords bounds a related rail's label: "Read more June
-// 27, 2025" fits, a sentence that starts "Read more about" does not.
-const maxRelatedLabelWords = 8
 
 // removeLabels removes label lines unless they hold a third of root's
 // words (removeUnlessThird), and then each box they leave holding only a

@@ -199,10 +199,7 @@ func relatedHeaded(p *html.Node) bool {
 	first := findFirst(p, func(n *html.Node) bool {
 		return n != p && blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0
 	})
-	if first == nil || wordCount(first) > 8 || linkWords(first) > 0 {
-		return false
-	}
-	return relatedLabel.MatchString(strings.ToLower(labelText(first)))
+	return first != nil && wordCount(first) <= maxRelatedLabelWords && linkWords(first) == 0 && startsRelated(first)
 }
 
 // cardsFill reports that the cards hold four fifths of p's words: p is a
