@@ -75,9 +75,12 @@ walk:
 	for i := len(blocks) - 1; i >= 0; i-- {
 		b := blocks[i]
 		w := wordCount(b)
+		if w == 0 {
+			continue // an image, an empty box
+		}
 		t := collapseSpace(textOf(b))
-		if w == 0 || before[t] {
-			continue // an image, an empty box, or in read already
+		if before[t] {
+			continue // in read already
 		}
 		if levelsBelow(commonAncestor(b, first), nil) <= top {
 			break // with the headline
@@ -125,23 +128,16 @@ walk:
 // minAnchorWords words or more) and the texts of the blocks before it.
 func openingAnchor(read *html.Node) (string, map[string]bool) {
 	before := map[string]bool{}
-	anchor := ""
-	collectElements(read, func(c *html.Node) visit {
-		if anchor != "" {
-			return skip
-		}
-		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
-			return descend
-		}
-		t := collapseSpace(textOf(c))
+	for _, b := range leafBlocks(read) {
+		t := collapseSpace(textOf(b))
 		if countWords(t) >= minAnchorWords {
-			anchor = t
-		} else if t != "" {
+			return t, before
+		}
+		if t != "" {
 			before[t] = true
 		}
-		return skip
-	})
-	return anchor, before
+	}
+	return "", before
 }
 
 // inContents reports a block inside a table of contents that stands

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/net/html"
 )
 
 // TestAddOpening: the paragraphs between a page's headline and
@@ -57,12 +55,7 @@ func TestAddOpening(t *testing.T) {
 			read := parseFragment(t, `<div class="page">`+body+`</div>`)
 			addOpening(doc, read, &url.URL{Scheme: "https", Host: "news.example", Path: "/2025/05/ferries"})
 			var got []string
-			for _, b := range collectElements(read, func(c *html.Node) visit {
-				if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-					return take
-				}
-				return descend
-			}) {
+			for _, b := range leafBlocks(read) {
 				f := strings.Fields(textOf(b))
 				got = append(got, strings.Join(f[:min(len(f), 2)], " "))
 			}
