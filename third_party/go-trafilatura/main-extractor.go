@@ -357,11 +357,15 @@ func handleParagraphs(element *html.Node, potentialTags map[string]struct{}, cac
 		}
 	}
 
-	// Clean trailing line break
+	// Clean trailing line break: one that no text follows in the
+	// paragraph. (webgate's fork: this removed every break without a next
+	// sibling or a tail, which also dropped the break closing an inline
+	// element, "<strong>Title<br></strong>Text", and the one before a
+	// link, "Text<br><a>Link</a>", gluing two words: "TitleText".)
 	lineBreaks := dom.QuerySelectorAll(element, "br,hr")
 	for i := len(lineBreaks) - 1; i >= 0; i-- {
 		br := lineBreaks[i]
-		if br.NextSibling == nil || etree.Tail(br) == "" {
+		if !textFollows(br, element) {
 			etree.Remove(br)
 		}
 	}
@@ -384,6 +388,18 @@ func handleParagraphs(element *html.Node, potentialTags map[string]struct{}, cac
 
 	logDebug(opts, "discarding p-child: %s", trim(etree.ToString(processedElement)))
 	return nil
+}
+
+// textFollows reports whether text follows n inside root.
+func textFollows(n, root *html.Node) bool {
+	for ; n != nil && n != root; n = n.Parent {
+		for s := n.NextSibling; s != nil; s = s.NextSibling {
+			if textCharsTest(etree.IterText(s, "")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // handleTable process single table element.
