@@ -323,7 +323,7 @@ func TestTidyArticle(t *testing.T) {
 			name: "paragraphs repeated alone are kept (a meal plan, interview questions)",
 			html: `<p>` + para("Repeated question") + `</p><p>` + para("First answer") + `</p><p>` + para("Repeated question") + `</p><p>` + para("Second answer") + `</p>` +
 				`<p>` + para("Repeated question") + `</p>`,
-			kept: []string{"First answer", "Second answer and more words and more words and more words and more words and more words.Repeated question"},
+			kept: []string{"First answer", "Second answer and more words and more words and more words and more words and more words. Repeated question"},
 		},
 		{
 			name: "ad slot labels in several languages",
@@ -500,7 +500,7 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "two repeated paragraphs in a row are not yet a passage",
 			html: `<p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p><p>` + para("Day two") + `</p><p>` + para("Breakfast eggs") + `</p><p>` + para("Lunch salad") + `</p>`,
-			kept: []string{"Day two and more words and more words and more words and more words and more words.Breakfast eggs"},
+			kept: []string{"Day two and more words and more words and more words and more words and more words. Breakfast eggs"},
 		},
 	}
 	for _, tt := range tests {

@@ -50,23 +50,41 @@ func inAny(n *html.Node, set map[*html.Node]bool) bool {
 	return false
 }
 
-// textOf returns the concatenated text of n, skipping script and style.
+// textOf returns the text of n, skipping script and style. A line
+// break, a table cell or a block boundary separates words as the page
+// shows them: minified markup has no whitespace there, and a comparison
+// of two readings read "DenimSize" in one and "Denim", "Size" in the
+// other. No space is added at either end.
 func textOf(n *html.Node) string {
 	var b strings.Builder
+	sep := false // a boundary since the last text
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
+			if sep && n.Data != "" && b.Len() > 0 && !startsSpace(n.Data) && !endsSpace(b.String()) {
+				b.WriteByte(' ')
+			}
+			if n.Data != "" {
+				sep = false
+			}
 			b.WriteString(n.Data)
 			return
 		case html.ElementNode:
 			switch n.DataAtom {
 			case atom.Script, atom.Style, atom.Noscript, atom.Template:
 				return
+			case atom.Br, atom.Td, atom.Th:
+				sep = true
+			default:
+				sep = sep || blockAtoms[n.DataAtom]
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
+		}
+		if n.Type == html.ElementNode && (blockAtoms[n.DataAtom] || n.DataAtom == atom.Td || n.DataAtom == atom.Th) {
+			sep = true
 		}
 	}
 	walk(n)
