@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -40,6 +41,57 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 			for _, g := range tt.gone {
 				if strings.Contains(got, g) {
 					t.Errorf("glued %q in %q", g, got)
+				}
+			}
+		})
+	}
+}
+
+// TestReadingForms checks that a form inside readability's block leaves
+// the reading of a page that declares nothing, as it leaves an
+// article's: a newsletter box's field label and small print are no part
+// of the text, and trafilatura drops every form. A page that is mostly
+// its form keeps it.
+func TestReadingForms(t *testing.T) {
+	para := func(s string) string {
+		return `<p>` + s + ` ` + strings.Repeat("The workshop notes go on about flour, water, time and the oven. ", 5) + `</p>`
+	}
+	newsletter := `<div class="sqs-block newsletter-block"><div class="sqs-block-content"><div class="newsletter-form-wrapper">` +
+		`<form class="newsletter-form" method="post"><header class="newsletter-form-header"><h2>Recevez mes recettes</h2>` +
+		`<div class="newsletter-form-header-description"><p>Une lettre par mois, pas plus. Inscrivez-vous pour ne rien manquer.</p></div></header>` +
+		`<div class="newsletter-form-body"><div class="newsletter-form-field-wrapper form-item field email required">` +
+		`<label class="newsletter-form-field-label title" for="e">Adresse e-mail</label><input id="e" name="email" type="email" placeholder="Adresse e-mail"></div>` +
+		`<div class="newsletter-form-button-wrapper submit-wrapper"><button type="submit"><span>S’inscrire</span></button></div></div>` +
+		`<div class="newsletter-form-footnote"><p>Nous respectons votre vie privée.</p></div></form></div></div></div>`
+	tests := []struct {
+		name, body string
+		want, gone []string
+	}{
+		{"newsletter form inside the text", para("On me demande souvent comment je fais mon pain.") + para("Voici ma méthode, étape par étape.") +
+			newsletter + para("Le lendemain, enfournez dans une cocotte chaude.") + para("Laissez refroidir une heure."),
+			[]string{"On me demande souvent", "Le lendemain, enfournez", "Laissez refroidir"}, []string{"Adresse e-mail", "vie privée"}},
+		{"a page that is its form", `<h2>Contact us</h2><form method="post" action="/contact">` +
+			`<p>Tell us about your project and the dates you have in mind, and we will get back to you within two working days with a quote and a plan.</p>` +
+			`<label for="n">Your name</label><input id="n" name="name"><label for="m">Your message to the team</label><textarea id="m" name="m"></textarea>` +
+			`<p>We answer every message ourselves and never share your address with anyone else, for any reason at all.</p><button>Send</button></form>`,
+			[]string{"Tell us about your project", "We answer every message ourselves"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := `<html><head><title>Atelier</title></head><body><header><nav><a href="/">Accueil</a> <a href="/journal">Journal</a> <a href="/contact">Contact</a></nav></header>` +
+				`<main><div class="content"><div class="col">` + tt.body + `</div></div></main><footer><p>© 2024 Atelier Farine</p></footer></body></html>`
+			doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://atelier.example/journal/levain", Format: Text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(doc.Content, w) {
+					t.Errorf("lost %q:\n%s", w, doc.Content)
+				}
+			}
+			for _, g := range tt.gone {
+				if strings.Contains(doc.Content, g) {
+					t.Errorf("kept %q:\n%s", g, doc.Content)
 				}
 			}
 		})
