@@ -175,7 +175,11 @@ import (
 //     "Dieser Eintrag wurde veröffentlicht in" line and comments;
 //   - ucoz-blog: a uCoz blog entry of 2010 in a table layout, its text a
 //     letter of <br> lines, beside a calendar and a statistics box, with
-//     the entry's details and comments under it.
+//     the entry's details and comments under it;
+//   - squarespace-fr: a French baker's post on Squarespace 7.1, its text
+//     split over HTML blocks between an image block, a quote block and a
+//     newsletter block, with tags, share buttons, an author profile,
+//     previous/next links and comments.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -632,6 +636,15 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Registrierung", "Kategorien", "Kalender", "Insgesamt online", "Gäste",
 				"Hinzugefügt von", "Aufrufe", "Insgesamt kommentiert", "Anleitung für die Sterne", "Nur angemeldete Benutzer",
 				"Kostenloser Homepage-Baukasten"},
+		},
+		{
+			file: "squarespace-fr.html", url: "https://www.atelier-farine.example/journal/2024/3/3/pain-au-levain-ma-mthode",
+			with: []string{"On me demande souvent comment je fais mon pain au levain",
+				"Les trois premiers jours", "Un levain se nourrit comme un ami",
+				"Laissez refroidir une heure avant de couper la première tranche."},
+			without: []string{"Recevez mes recettes", "Adresse e-mail", "vie privée", "Partager", "Précédent",
+				"La brioche du dimanche", "Boulangère formée à Rodez", "commentaires", "Merci, mon premier pain",
+				"Tous droits réservés", "Panier"},
 		},
 	}
 	for _, tc := range tests {
