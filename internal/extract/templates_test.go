@@ -179,7 +179,11 @@ import (
 //   - squarespace-fr: a French baker's post on Squarespace 7.1, its text
 //     split over HTML blocks between an image block, a quote block and a
 //     newsletter block, with tags, share buttons, an author profile,
-//     previous/next links and comments.
+//     previous/next links and comments;
+//   - liveticker-de: a German regional paper's live blog (declared a
+//     LiveBlogPosting) behind a consent banner: timed entries, each with
+//     share links, an ad between them, an embedded post, a "load older
+//     entries" button, topics and a teaser list.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -645,6 +649,15 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Recevez mes recettes", "Adresse e-mail", "vie privée", "Partager", "Précédent",
 				"La brioche du dimanche", "Boulangère formée à Rodez", "commentaires", "Merci, mon premier pain",
 				"Tous droits réservés", "Panier"},
+		},
+		{
+			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
+			with: []string{"Die Donau in Passau hat am Nachmittag einen Pegel von 9,10 Metern erreicht.",
+				"Bahnstrecke München–Ingolstadt unterbrochen", "Unsere Kräfte sind seit Mitternacht im Dauereinsatz.",
+				"Guten Morgen, wir begleiten Sie heute durch den Tag."},
+			without: []string{"212 Partner", "Alle akzeptieren", "Automatisch aktualisieren", "Teilen", "Link kopieren",
+				"Anzeige", "Ältere Einträge laden", "Themen:", "Mehr aus Bayern", "Warnung vor Hochwasser an der Isar",
+				"Foto: Armin Weigel", "Impressum", "Startseite"},
 		},
 	}
 	for _, tc := range tests {
