@@ -183,7 +183,12 @@ import (
 //   - liveticker-de: a German regional paper's live blog (declared a
 //     LiveBlogPosting) behind a consent banner: timed entries, each with
 //     share links, an ad between them, an embedded post, a "load older
-//     entries" button, topics and a teaser list.
+//     entries" button, topics and a teaser list;
+//   - hugo-papermod: a programmer's post on Hugo's PaperMod theme, with
+//     breadcrumbs, a description, a meta line with reading time, word
+//     count and "Suggest Changes", a table of contents in <details>,
+//     heading anchors, a Chroma code block of one <span> per line, a
+//     footnote, tags, previous/next links and share buttons.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -658,6 +663,16 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"212 Partner", "Alle akzeptieren", "Automatisch aktualisieren", "Teilen", "Link kopieren",
 				"Anzeige", "Ältere Einträge laden", "Themen:", "Mehr aus Bayern", "Warnung vor Hochwasser an der Isar",
 				"Foto: Armin Weigel", "Impressum", "Startseite"},
+		},
+		{
+			file: "hugo-papermod.html", url: "https://shed.example.dev/posts/drain-pool/",
+			with: []string{"Every deploy of our image service lost a handful of thumbnail jobs.",
+				"The bug", "case <-ctx.Done():\n\t\t\treturn // buffered jobs are lost here",
+				"Close the jobs channel and wait for the workers.",
+				"would have caught this on the first day."},
+			without: []string{"Table of Contents", "Suggest Changes", "742 words", "4 min", "Home", "« Prev",
+				"Finding the allocation that mattered", "Powered by", "Go to Top", "bug#"},
+			markdown: []string{"```go\nfunc (p *Pool) worker(ctx context.Context) {\n"},
 		},
 	}
 	for _, tc := range tests {
