@@ -188,7 +188,11 @@ import (
 //     breadcrumbs, a description, a meta line with reading time, word
 //     count and "Suggest Changes", a table of contents in <details>,
 //     heading anchors, a Chroma code block of one <span> per line, a
-//     footnote, tags, previous/next links and share buttons.
+//     footnote, tags, previous/next links and share buttons;
+//   - wix-es: a Spanish gardening post on Wix's blog, its text a Ricos
+//     viewer's block per paragraph of hashed classes and spans, with the
+//     author, date and reading time above the title, a caption, tags,
+//     share buttons, view and like counts, recent posts and comments.
 func TestArticleTemplates(t *testing.T) {
 	tests := []templateCase{
 		{
@@ -673,6 +677,14 @@ func TestArticleTemplates(t *testing.T) {
 			without: []string{"Table of Contents", "Suggest Changes", "742 words", "4 min", "Home", "« Prev",
 				"Finding the allocation that mattered", "Powered by", "Go to Top", "bug#"},
 			markdown: []string{"```go\nfunc (p *Pool) worker(ctx context.Context) {\n"},
+		},
+		{
+			file: "wix-es.html", url: "https://www.huertaviva.example/post/c%C3%B3mo-preparar-tu-huerto-para-el-invierno",
+			with: []string{"Cuando llegan las primeras heladas, muchos dan el huerto por terminado.",
+				"Limpia y cubre la tierra", "Habas, que brotan en cuanto sube un poco la temperatura.",
+				"lista para los tomates."},
+			without: []string{"Lucía Ramos", "3 min de lectura", "12 nov 2024", "Compartir", "visualizaciones",
+				"Publicaciones recientes", "Compost en casa", "Escribe un comentario", "Muy útil", "Creado con Wix", "Tienda"},
 		},
 	}
 	for _, tc := range tests {
