@@ -362,12 +362,16 @@ func handleParagraphs(element *html.Node, potentialTags map[string]struct{}, cac
 	// sibling or a tail, which also dropped the break closing an inline
 	// element, "<strong>Title<br></strong>Text", and the one before a
 	// link, "Text<br><a>Link</a>", gluing two words: "TitleText".)
+	// The breaks come in document order, so once text follows one, it
+	// follows every break before it: the walk stops there, and a
+	// paragraph of thousands of <br> lines costs one pass.
 	lineBreaks := dom.QuerySelectorAll(element, "br,hr")
 	for i := len(lineBreaks) - 1; i >= 0; i-- {
 		br := lineBreaks[i]
-		if !textFollows(br, element) {
-			etree.Remove(br)
+		if textFollows(br, element) {
+			break
 		}
+		etree.Remove(br)
 	}
 
 	// Clone the element to return
