@@ -207,9 +207,13 @@ var referenceWords = wordSet(`references footnotes bibliography citations endnot
 // apparatus, not the text a reader of the story reads. Headings are not
 // judged by name (their ids are slugs), and a container so named that
 // holds a third of the article is a theme's wrapper and stays.
+//
+// The marks in the text that point to a dropped note go with it: a
+// footnote's number left behind reads as part of the sentence ("before
+// it returns.1").
 func dropReferenceLists(root *html.Node) {
 	total := wordCount(root)
-	removeCollected(root, func(c *html.Node) visit {
+	lists := collectElements(root, func(c *html.Node) visit {
 		switch {
 		case headingAtoms[c.DataAtom]:
 			return skip
@@ -221,7 +225,45 @@ func dropReferenceLists(root *html.Node) {
 		}
 		return descend
 	})
+	if len(lists) == 0 {
+		return
+	}
+	notes := map[string]bool{} // the ids of the dropped notes
+	for _, l := range lists {
+		collectElements(l, func(c *html.Node) visit {
+			if id := attr(c, "id"); id != "" {
+				notes[id] = true
+			}
+			return descend
+		})
+		removeNode(l)
+	}
+	for _, a := range collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.A {
+			return take
+		}
+		return descend
+	}) {
+		href := attr(a, "href")
+		if !strings.HasPrefix(href, "#") || !notes[href[1:]] || utf8.RuneCountInString(strings.TrimSpace(textOf(a))) > maxNoteMark {
+			continue
+		}
+		// Brackets set around the link go too: "[<a>3</a>]".
+		if prev, next := a.PrevSibling, a.NextSibling; prev != nil && next != nil && prev.Type == html.TextNode && next.Type == html.TextNode &&
+			strings.HasSuffix(prev.Data, "[") && strings.HasPrefix(next.Data, "]") {
+			prev.Data, next.Data = strings.TrimSuffix(prev.Data, "["), strings.TrimPrefix(next.Data, "]")
+		}
+		p := a.Parent
+		removeNode(a)
+		if p != nil && p.DataAtom == atom.Sup && strings.TrimSpace(textOf(p)) == "" {
+			removeNode(p)
+		}
+	}
 }
+
+// maxNoteMark bounds the text of a footnote's mark: "1", "[12]", "*",
+// "iv". A longer link to a note is words of the sentence.
+const maxNoteMark = 6
 
 // authorBox matches a class token or id of an author box: the writer's
 // photo, biography and links under (or beside) the story
