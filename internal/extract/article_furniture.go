@@ -211,7 +211,7 @@ func isLabelLine(b *html.Node) bool {
 		l.toks = wordTokens(l.lower)
 	}
 	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
-		l.isReadingTime() || l.isCommentCount() || l.isFormConsent() || l.isButton()
+		l.isReadingTime() || l.isCommentCount() || l.isFormConsent() || l.isButton() || l.isOrphanContents()
 }
 
 // labelLine is a leaf block as the label rules read it, its words
@@ -448,6 +448,73 @@ const maxFormConsentWords = 40
 // (formConsent).
 func (l labelLine) isFormConsent() bool {
 	return l.words <= maxFormConsentWords && formConsent.MatchString(l.lower)
+}
+
+// contentsLabels are the titles of a table of contents, in the languages
+// the other label rules know, as a whole line (lower-cased, a toggle's
+// caption after it dropped: "Contents [hide]").
+var contentsLabels = wordSet(`table_of_contents contents in_this_article on_this_page in_this_post jump_to ` +
+	`inhaltsverzeichnis inhalt inhaltsübersicht sommaire table_des_matières índice tabla_de_contenidos contenido contenidos ` +
+	`indice indice_dei_contenuti sommario sumário índice_de_conteúdo conteúdo inhoudsopgave inhoud spis_treści ` +
+	`содержание оглавление innehåll innehållsförteckning innhold indholdsfortegnelse sisällys sisällysluettelo ` +
+	`içindekiler obsah tartalom tartalomjegyzék 目次 目录 目錄 목차`)
+
+// maxContentsLabelWords bounds the title of a table of contents with its
+// toggle ("Table des matières [masquer]").
+const maxContentsLabelWords = 6
+
+// contentsToggles are the captions of the button that folds a table of
+// contents, set after its title.
+var contentsToggles = wordSet(`hide show toggle ausblenden einblenden anzeigen masquer afficher ocultar mostrar nascondi mostra verbergen tonen`)
+
+// isOrphanContents reports the title of a table of contents whose
+// entries are gone: readability drops a list of links to the page, a
+// theme fills its list with JavaScript, and "Table of Contents" was left
+// over the story's first heading. A title over its entries (a link to a
+// place on the page) stays with them.
+func (l labelLine) isOrphanContents() bool {
+	if l.words > maxContentsLabelWords {
+		return false
+	}
+	toks := strings.FieldsFunc(l.lower, func(r rune) bool { return !wordRune(r) })
+	for len(toks) > 1 && contentsToggles[toks[len(toks)-1]] {
+		toks = toks[:len(toks)-1]
+	}
+	if !contentsLabels[strings.Join(toks, "_")] {
+		return false
+	}
+	next := nextTextBlock(l.n)
+	if next == nil {
+		return true
+	}
+	entry := next // its list item, when it is one
+	for p := next.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Li {
+			entry = p
+			break
+		}
+	}
+	return findFirst(entry, func(a *html.Node) bool {
+		return isElem(a, atom.A) && strings.Contains(attr(a, "href"), "#")
+	}) == nil
+}
+
+// nextTextBlock returns the first leaf block with words after n in
+// document order, or nil.
+func nextTextBlock(n *html.Node) *html.Node {
+	for cur := n; cur != nil; cur = cur.Parent {
+		for s := cur.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type != html.ElementNode {
+				continue
+			}
+			if b := findFirst(s, func(c *html.Node) bool {
+				return c.Type == html.ElementNode && blockAtoms[c.DataAtom] && !hasBlockChild(c) && wordCount(c) > 0
+			}); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // networkInflected reports a network's name with a case ending, as

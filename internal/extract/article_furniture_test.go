@@ -96,3 +96,19 @@ func TestTrailingRelated(t *testing.T) {
 		{"only the label", `<h2>Most popular</h2>`, nil, []string{"Most popular"}},
 	})
 }
+
+// TestOrphanContents checks that the title of a table of contents goes
+// when its entries are gone, and stays over them.
+func TestOrphanContents(t *testing.T) {
+	story := "<p>" + strings.Repeat("The ferry will run six times a day from July, the operator said. ", 3) + "</p>"
+	checkRule(t, dropLabelLines, []ruleCase{
+		{"a title over the first section", `<h2>Table of Contents</h2><h2 id="timetable">The timetable</h2>` + story,
+			[]string{"Table of Contents"}, []string{"The timetable", "The ferry"}},
+		{"a title with its toggle", `<div class="toc-title">Contents [hide]</div>` + story, []string{"Contents"}, []string{"The ferry"}},
+		{"a German title in a nav", `<nav id="toc"><p>Inhaltsverzeichnis</p></nav>` + story, []string{"Inhaltsverzeichnis"}, []string{"The ferry"}},
+		{"a title over its entries", `<h2>Table of Contents</h2><ol><li><a href="#timetable">The timetable</a></li><li><a href="#fares">Fares</a></li></ol>` + story,
+			nil, []string{"Table of Contents", "The timetable", "The ferry"}},
+		{"a heading that says more", `<h2>Contents of the new timetable</h2>` + story, nil, []string{"Contents of the new timetable"}},
+		{"a title with a full stop", `<p>In this article.</p>` + story, []string{"In this article"}, []string{"The ferry"}},
+	})
+}
