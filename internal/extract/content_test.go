@@ -33,16 +33,7 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := parseFragment(t, `<article>`+tt.body+`</article>`)
 			got := renderText(candTrafilatura(doc, u, trafRun{focus: trafilatura.FavorRecall}))
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("missing %q in %q", w, got)
-				}
-			}
-			for _, g := range tt.gone {
-				if strings.Contains(got, g) {
-					t.Errorf("glued %q in %q", g, got)
-				}
-			}
+			checkGoneKept(t, got, tt.gone, tt.want)
 		})
 	}
 }
@@ -84,16 +75,7 @@ func TestReadingForms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(doc.Content, w) {
-					t.Errorf("lost %q:\n%s", w, doc.Content)
-				}
-			}
-			for _, g := range tt.gone {
-				if strings.Contains(doc.Content, g) {
-					t.Errorf("kept %q:\n%s", g, doc.Content)
-				}
-			}
+			checkGoneKept(t, doc.Content, tt.gone, tt.want)
 		})
 	}
 }
