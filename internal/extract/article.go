@@ -1,6 +1,7 @@
 package extract
 
 import (
+	nurl "net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -244,8 +245,11 @@ func dropReferenceLists(root *html.Node) {
 		}
 		return descend
 	}) {
-		href := attr(a, "href")
-		if !strings.HasPrefix(href, "#") || !notes[href[1:]] || utf8.RuneCountInString(strings.TrimSpace(textOf(a))) > maxNoteMark {
+		id, ok := strings.CutPrefix(attr(a, "href"), "#")
+		if u, err := nurl.PathUnescape(id); err == nil {
+			id = u // "#fn%3A1" for the note "fn:1"
+		}
+		if !ok || !notes[id] || utf8.RuneCountInString(strings.TrimSpace(textOf(a))) > maxNoteMark {
 			continue
 		}
 		// Brackets set around the link go too: "[<a>3</a>]".

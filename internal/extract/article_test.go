@@ -312,11 +312,11 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "the marks of dropped footnotes go with them, other links to the page stay",
 			html: `<p>The fix closes the channel before it returns.<sup id="fnref:1"><a href="#fn:1" class="footnote-ref">1</a></sup> ` +
-				`See <a href="#fn:2">the second note on budgets</a> and <a href="#setup">setup</a>[<a href="#cite-3">3</a>].</p>` + story +
+				`See <a href="#fn:2">the second note on budgets</a> and <a href="#setup">setup</a>[<a href="#cite-3">3</a>].<sup><a href="#fn%3A2">2</a></sup></p>` + story +
 				`<h2 id="setup">Setup</h2>` + story +
 				`<div class="footnotes" role="doc-endnotes"><ol><li id="fn:1"><p>A WaitGroup per side. <a href="#fnref:1">↩</a></p></li>` +
 				`<li id="fn:2"><p>Budgets in the minutes.</p></li></ol></div><ol class="references"><li id="cite-3">Doe J. 2019.</li></ol>`,
-			gone: []string{"returns.1", "WaitGroup", "Budgets in the minutes", "[3]"},
+			gone: []string{"returns.1", "WaitGroup", "Budgets in the minutes", "[3]", "setup.2"},
 			kept: []string{"before it returns. See the second note on budgets and setup.", "The council approved"},
 		},
 		{
