@@ -172,7 +172,7 @@ func dropArticleFurniture(root *html.Node) {
 			continue
 		}
 		switch {
-		case isLabelLine(b):
+		case isLabelLine(b) || isReadingMeta(b):
 			drop = append(drop, b)
 		case !prose && w <= maxKickerWords && (namedKicker(b) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
 			// The section name above the headline, or the site's
@@ -402,6 +402,38 @@ const maxReadingTimeWords = 6
 func (l labelLine) isReadingTime() bool {
 	return l.words <= maxReadingTimeWords && readingTime.MatchString(l.lower)
 }
+
+// isReadingMeta reports a story's meta line that starts or ends with its
+// reading time, set off by a separator from a date or a name ("October
+// 16, 2020 · 8 min read", "Bridgestone Team | 5 min read"). Only the
+// article rules take it: on a listing each card carries such a line, and
+// a listing's reader keeps them.
+func isReadingMeta(b *html.Node) bool {
+	if wordCount(b) > maxReadingMetaWords {
+		return false
+	}
+	parts := metaSeparator.Split(strings.ToLower(collapseSpace(textOf(b))), -1)
+	if len(parts) < 2 || !readingTime.MatchString(strings.TrimSpace(parts[0])) && !readingTime.MatchString(strings.TrimSpace(parts[len(parts)-1])) {
+		return false
+	}
+	for _, p := range parts {
+		if countWords(p) > maxMetaPartWords {
+			return false // a sentence, not a name or a date
+		}
+	}
+	return true
+}
+
+// metaSeparator sets the parts of a story's meta line apart: a middle dot,
+// a bullet or a bar between spaces.
+var metaSeparator = regexp.MustCompile(`\s+[·•|]\s+`)
+
+// maxReadingMetaWords bounds a meta line with a reading time in it, and
+// maxMetaPartWords each of its parts (a name, a date, "Updated 3 days ago").
+const (
+	maxReadingMetaWords = 12
+	maxMetaPartWords    = 5
+)
 
 // commentCount is a story's count of reader comments, as a template sets
 // it among the byline, the date and the share buttons: "3 Comments",

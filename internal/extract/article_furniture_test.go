@@ -112,3 +112,17 @@ func TestOrphanContents(t *testing.T) {
 		{"a title with a full stop", `<p>In this article.</p>` + story, []string{"In this article"}, []string{"The ferry"}},
 	})
 }
+
+// TestReadingMeta checks that an article's meta line that starts or ends
+// with the reading time goes, and that lines only like it stay.
+func TestReadingMeta(t *testing.T) {
+	story := "<p>" + strings.Repeat("The ferry will run six times a day from July, the operator said. ", 3) + "</p>"
+	checkRule(t, dropArticleFurniture, []ruleCase{
+		{"a date and the reading time", `<p>October 16, 2020 · 8 min read</p>` + story, []string{"8 min read"}, []string{"The ferry"}},
+		{"a team and the reading time", `<div class="meta">Bridgestone Team | 5 min read</div>` + story, []string{"Bridgestone Team"}, []string{"The ferry"}},
+		{"the reading time first", `<p>Lesezeit: 4 Minuten • 12. März 2024</p>` + story, []string{"Lesezeit"}, []string{"The ferry"}},
+		{"a sentence before it", `<p>We timed how long the new crossing takes on a calm day | 5 min read</p>` + story, nil, []string{"We timed how long"}},
+		{"no separator", `<p>It takes 5 min to read the timetable</p>` + story, nil, []string{"It takes 5 min"}},
+		{"a recipe's step", `<p>Stir · 5 min</p>` + story, nil, []string{"Stir · 5 min"}},
+	})
+}
