@@ -320,6 +320,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"before it returns. See the second note on budgets and setup.", "The council approved"},
 		},
 		{
+			name: "a breadcrumb named as such goes",
+			html: `<nav class="breadcrumb-wrapper"><ol class="breadcrumbs"><li><a href="/">Home</a></li><li><a href="/yard">Yard and garden</a></li><li>Lighting for plants</li></ol></nav>` +
+				`<div id="fil-ariane"><a href="/">Accueil</a> › <a href="/jardin">Jardin</a></div>` + story,
+			gone: []string{"Home", "Yard and garden", "Lighting for plants", "Accueil"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "a container named references that holds the story stays",
 			html: `<div class="references-page"><p>The story itself sits here.</p>` + story + `</div>`,
 			kept: []string{"The story itself", "The council approved"},
