@@ -188,10 +188,11 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if kind != kindForum {
 		if pick != clean {
 			dropDialogs(pick) // the cleaned page has lost them already
-			// A newsletter box or a search form inside the block (the
-			// cleaned page has dropped its forms too); a page that is
-			// mostly its form keeps it (dropForms).
+			// A newsletter box or a search form inside the block, and
+			// a breadcrumb (the cleaned page has dropped both); a page
+			// that is mostly its form keeps it (dropForms).
 			dropForms(pick)
+			dropBreadcrumbs(pick)
 			dropFlankedCards(pick)
 		}
 		// A story's reading at a headline's address on a page that

@@ -38,12 +38,12 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 	}
 }
 
-// TestReadingForms checks that a form inside readability's block leaves
-// the reading of a page that declares nothing, as it leaves an
-// article's: a newsletter box's field label and small print are no part
-// of the text, and trafilatura drops every form. A page that is mostly
-// its form keeps it.
-func TestReadingForms(t *testing.T) {
+// TestReadingFurniture checks that a form and a breadcrumb inside
+// readability's block leave the reading of a page that declares nothing,
+// as they leave an article's: a newsletter box's field label and small
+// print are no part of the text, and trafilatura drops every form. A page
+// that is mostly its form keeps it.
+func TestReadingFurniture(t *testing.T) {
 	para := func(s string) string {
 		return `<p>` + s + ` ` + strings.Repeat("The workshop notes go on about flour, water, time and the oven. ", 5) + `</p>`
 	}
@@ -61,6 +61,9 @@ func TestReadingForms(t *testing.T) {
 		{"newsletter form inside the text", para("On me demande souvent comment je fais mon pain.") + para("Voici ma méthode, étape par étape.") +
 			newsletter + para("Le lendemain, enfournez dans une cocotte chaude.") + para("Laissez refroidir une heure."),
 			[]string{"On me demande souvent", "Le lendemain, enfournez", "Laissez refroidir"}, []string{"Adresse e-mail", "vie privée"}},
+		{"a breadcrumb above the text", `<ol class="breadcrumb"><li><a href="/">Accueil</a></li><li><a href="/journal">Journal</a></li><li>Levain</li></ol>` +
+			para("On me demande souvent comment je fais mon pain.") + para("Voici ma méthode, étape par étape.") + para("Le lendemain, enfournez."),
+			[]string{"On me demande souvent", "Le lendemain"}, []string{"Accueil", "Levain\n"}},
 		{"a page that is its form", `<h2>Contact us</h2><form method="post" action="/contact">` +
 			`<p>Tell us about your project and the dates you have in mind, and we will get back to you within two working days with a quote and a plan.</p>` +
 			`<label for="n">Your name</label><input id="n" name="name"><label for="m">Your message to the team</label><textarea id="m" name="m"></textarea>` +
