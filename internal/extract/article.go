@@ -375,33 +375,26 @@ var breadcrumbWords = wordSet(`breadcrumb breadcrumbs brotkrumen ariane migas br
 // articles AEB, WCXB-dev and Mozilla each gained a page (up to 0.026),
 // and one WCXB page, whose reference keeps its breadcrumb, lost 0.0004;
 // on the readings picked for other pages three gained and none lost.
-func dropBreadcrumbs(root *html.Node) {
-	total := wordCount(root)
-	removeCollected(root, func(c *html.Node) visit {
-		switch {
-		case headingAtoms[c.DataAtom]:
-			return skip
-		case classWords(c, breadcrumbWords) && wordCount(c)*4 < total:
-			return take
-		}
-		return descend
-	})
-}
+func dropBreadcrumbs(root *html.Node) { dropNamed(root, breadcrumbWords) }
 
 // dropFurniture removes elements of a declared article named by
-// furnitureWords, unless one holds a quarter of the article (then the name
-// is a theme's, not a widget's). Headings are not judged by name: their
-// ids are slugs of their text ("h-what-is-social-shopping").
-func dropFurniture(root *html.Node) {
+// furnitureWords (dropNamed).
+func dropFurniture(root *html.Node) { dropNamed(root, furnitureWords) }
+
+// dropNamed removes the elements whose class/id words meet words, unless
+// one holds a quarter of root (then the name is a theme's, not a
+// widget's). Headings are not judged by name: their ids are slugs of
+// their text ("h-what-is-social-shopping"). Nor is a link in a sentence
+// ("external-popup": a notice before leaving the site), which is the
+// sentence's words.
+func dropNamed(root *html.Node, words map[string]bool) {
 	total := wordCount(root)
 	removeCollected(root, func(c *html.Node) visit {
 		switch {
 		case headingAtoms[c.DataAtom]:
 			return skip
-		case classWords(c, furnitureWords) && wordCount(c)*4 < total:
+		case classWords(c, words) && wordCount(c)*4 < total:
 			if c.DataAtom == atom.A && c.Parent != nil && wordCount(c.Parent) > wordCount(c) {
-				// A link in a sentence ("external-popup": a notice
-				// before leaving the site) is the sentence's words.
 				return skip
 			}
 			return take
