@@ -38,8 +38,8 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 	}
 }
 
-// TestReadingFurniture checks that a form and a breadcrumb inside
-// readability's block leave the reading of a page that declares nothing,
+// TestReadingFurniture checks that a form, a breadcrumb and a tooltip
+// inside readability's block leave the reading of a page that declares nothing,
 // as they leave an article's: a newsletter box's field label and small
 // print are no part of the text, and trafilatura drops every form. A page
 // that is mostly its form keeps it.
@@ -64,6 +64,9 @@ func TestReadingFurniture(t *testing.T) {
 		{"a breadcrumb above the text", `<ol class="breadcrumb"><li><a href="/">Accueil</a></li><li><a href="/journal">Journal</a></li><li>Levain</li></ol>` +
 			para("On me demande souvent comment je fais mon pain.") + para("Voici ma méthode, étape par étape.") + para("Le lendemain, enfournez."),
 			[]string{"On me demande souvent", "Le lendemain"}, []string{"Accueil", "Levain\n"}},
+		{"a tooltip in a sentence", `<p>Know your <span class="term">competition<span role="tooltip" class="bubble"><strong>Competition</strong><br>Businesses that sell what you sell.</span></span> before you set a price. ` +
+			strings.Repeat("The workshop notes go on about flour, water, time and the oven. ", 5) + `</p>` + para("Voici ma méthode, étape par étape.") + para("Le lendemain, enfournez."),
+			[]string{"Know your competition before you set a price.", "Le lendemain"}, []string{"Businesses that sell"}},
 		{"a page that is its form", `<h2>Contact us</h2><form method="post" action="/contact">` +
 			`<p>Tell us about your project and the dates you have in mind, and we will get back to you within two working days with a quote and a plan.</p>` +
 			`<label for="n">Your name</label><input id="n" name="name"><label for="m">Your message to the team</label><textarea id="m" name="m"></textarea>` +
