@@ -232,12 +232,11 @@ func dropReferenceLists(root *html.Node) {
 	}
 	notes := map[string]bool{} // the ids of the dropped notes
 	for _, l := range lists {
-		collectElements(l, func(c *html.Node) visit {
+		for _, c := range elementsUnder(l) {
 			if id := attr(c, "id"); id != "" {
 				notes[id] = true
 			}
-			return descend
-		})
+		}
 		removeNode(l)
 	}
 	for _, a := range collectElements(root, func(c *html.Node) visit {
