@@ -172,7 +172,7 @@ func dropArticleFurniture(root *html.Node) {
 			continue
 		}
 		switch {
-		case isLabelLine(b) || isReadingMeta(b):
+		case isArticleLabelLine(b):
 			drop = append(drop, b)
 		case !prose && w <= maxKickerWords && (namedKicker(b) || linkWords(b) == w && !headingAtoms[b.DataAtom]):
 			// The section name above the headline, or the site's
@@ -201,15 +201,34 @@ func dropArticleFurniture(root *html.Node) {
 // counter or a button's caption: furniture by its own words and shape,
 // on any page.
 func isLabelLine(b *html.Node) bool {
+	l, ok := readLabelLine(b)
+	return ok && l.isLabel()
+}
+
+// isArticleLabelLine is isLabelLine with the labels only an article
+// drops: a meta line with the reading time (isReadingMeta).
+func isArticleLabelLine(b *html.Node) bool {
+	l, ok := readLabelLine(b)
+	return ok && (l.isLabel() || l.isReadingMeta())
+}
+
+// readLabelLine reads b as the label rules do; false for a block with no
+// words or too many for any label.
+func readLabelLine(b *html.Node) (labelLine, bool) {
 	w := wordCount(b)
 	if w == 0 || w > maxTagListWords {
-		return false
+		return labelLine{}, false
 	}
 	text := labelText(b)
 	l := labelLine{n: b, words: w, text: text, lower: strings.ToLower(text)}
 	if w <= maxTokenedLabelWords {
 		l.toks = wordTokens(l.lower)
 	}
+	return l, true
+}
+
+// isLabel reports a line that one of the label rules of every page takes.
+func (l labelLine) isLabel() bool {
 	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
 		l.isReadingTime() || l.isCommentCount() || l.isFormConsent() || l.isButton() || l.isOrphanContents()
 }
@@ -408,11 +427,11 @@ func (l labelLine) isReadingTime() bool {
 // 16, 2020 · 8 min read", "Bridgestone Team | 5 min read"). Only the
 // article rules take it: on a listing each card carries such a line, and
 // a listing's reader keeps them.
-func isReadingMeta(b *html.Node) bool {
-	if wordCount(b) > maxReadingMetaWords {
+func (l labelLine) isReadingMeta() bool {
+	if l.words > maxReadingMetaWords {
 		return false
 	}
-	parts := metaSeparator.Split(strings.ToLower(collapseSpace(textOf(b))), -1)
+	parts := metaSeparator.Split(l.lower, -1)
 	if len(parts) < 2 || !readingTime.MatchString(strings.TrimSpace(parts[0])) && !readingTime.MatchString(strings.TrimSpace(parts[len(parts)-1])) {
 		return false
 	}
@@ -508,7 +527,7 @@ func (l labelLine) isOrphanContents() bool {
 	if l.words > maxContentsLabelWords {
 		return false
 	}
-	toks := strings.FieldsFunc(l.lower, func(r rune) bool { return !wordRune(r) })
+	toks := l.toks // set: the title is shorter than maxTokenedLabelWords
 	for len(toks) > 1 && contentsToggles[toks[len(toks)-1]] {
 		toks = toks[:len(toks)-1]
 	}
