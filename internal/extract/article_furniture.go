@@ -550,17 +550,20 @@ func (l labelLine) isOrphanContents() bool {
 	}) == nil
 }
 
-// nextTextBlock returns the first leaf block with words after n in
-// document order, or nil.
+// textLeaf reports a leaf block (one that holds no block) with words.
+func textLeaf(n *html.Node) bool {
+	return blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0
+}
+
+// nextTextBlock returns the first textLeaf after n in document order, or
+// nil.
 func nextTextBlock(n *html.Node) *html.Node {
 	for cur := n; cur != nil; cur = cur.Parent {
 		for s := cur.NextSibling; s != nil; s = s.NextSibling {
 			if s.Type != html.ElementNode {
 				continue
 			}
-			if b := findFirst(s, func(c *html.Node) bool {
-				return c.Type == html.ElementNode && blockAtoms[c.DataAtom] && !hasBlockChild(c) && wordCount(c) > 0
-			}); b != nil {
+			if b := findFirst(s, textLeaf); b != nil {
 				return b
 			}
 		}

@@ -197,7 +197,7 @@ func dated(c *html.Node) bool {
 // the label and the links under it, but a card's summary is no link.
 func relatedHeaded(p *html.Node) bool {
 	first := findFirst(p, func(n *html.Node) bool {
-		return n != p && blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0
+		return n != p && textLeaf(n)
 	})
 	return first != nil && wordCount(first) <= maxRelatedLabelWords && linkWords(first) == 0 && startsRelated(first)
 }
@@ -221,7 +221,7 @@ func isTeaserCard(c *html.Node, wrapping bool) bool {
 		return false
 	}
 	h := findFirst(c, func(n *html.Node) bool {
-		return n != c && (headingAtoms[n.DataAtom] || blockAtoms[n.DataAtom] && !hasBlockChild(n) && wordCount(n) > 0)
+		return n != c && (headingAtoms[n.DataAtom] || textLeaf(n))
 	})
 	// A kicker over the headline ("Nahverkehr") is a line of its own
 	// once readability has wrapped it in a <p>: the headline is the
