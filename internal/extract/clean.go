@@ -184,6 +184,27 @@ const invisibleChars = "\u200b\u2060\ufeff"
 // inert elements never hold readable text.
 var inert = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Svg: true, atom.Template: true, atom.Link: true}
 
+// ampAds are AMP's ad components (amp.dev, "amp-ad"): amp-embed is its
+// alias for content-recommendation widgets, amp-sticky-ad and
+// amp-auto-ads place them. What they hold is no text of the page's but
+// the slot's own: a child marked placeholder shows until the ad loads
+// ("Loading ad…"), one marked fallback when none comes ("Ad
+// unavailable"), and readability and trafilatura kept both in the story,
+// as they know no custom element.
+var ampAds = map[string]bool{"amp-ad": true, "amp-embed": true, "amp-sticky-ad": true, "amp-auto-ads": true}
+
+// ampImage turns AMP's image component into the <img> it stands for
+// (amp.dev, "amp-img": src, srcset, alt, width and height as an <img>'s),
+// so an AMP story's pictures reach the Markdown as any page's do. Its
+// children go: a fallback image for browsers that cannot show the first,
+// or a <noscript> copy of it.
+func ampImage(n *html.Node) {
+	n.Data, n.DataAtom = "img", atom.Img
+	for n.FirstChild != nil {
+		n.RemoveChild(n.FirstChild)
+	}
+}
+
 // prepareDoc unwraps <noscript> blocks that hold real content (the server-
 // rendered page of a JavaScript app) and drops the rest (tracking pixels,
 // "please enable JavaScript"), so every candidate extractor sees the page
@@ -197,13 +218,15 @@ func prepareDoc(doc *html.Node) {
 			switch {
 			case isElem(c, atom.Noscript):
 				ns = append(ns, c)
-			case c.Type == html.CommentNode || c.Type == html.ElementNode && inert[c.DataAtom]:
+			case c.Type == html.CommentNode || c.Type == html.ElementNode && (inert[c.DataAtom] || ampAds[c.Data]):
 				// Metadata is already read; every extractor ignores
 				// these, and dropping them once saves each extractor
 				// cloning and walking thousands of nodes (inline SVG).
 				n.RemoveChild(c)
 			case c.Type == html.TextNode:
 				c.Data = dropInvisible(c.Data)
+			case c.Type == html.ElementNode && c.Data == "amp-img":
+				ampImage(c)
 			default:
 				walk(c)
 				if isElem(c, atom.Pre) {

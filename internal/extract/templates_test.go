@@ -192,7 +192,13 @@ import (
 //   - wix-es: a Spanish gardening post on Wix's blog, its text a Ricos
 //     viewer's block per paragraph of hashed classes and spans, with the
 //     author, date and reading time above the title, a caption, tags,
-//     share buttons, view and like counts, recent posts and comments.
+//     share buttons, view and like counts, recent posts and comments;
+//   - amp-news: a US local paper's story in AMP: a consent prompt and a
+//     menu in AMP components, pictures as <amp-img> (one with a fallback
+//     image and a <noscript> copy), ad slots as <amp-ad> with their
+//     "Loading ad…" placeholder and "Ad unavailable" fallback, an
+//     embedded post as <amp-twitter>, share buttons, topics, and related
+//     stories in an <amp-list> of mustache templates.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -694,6 +700,15 @@ func articleTemplates() []templateCase {
 			without: []string{"Recevez mes recettes", "Adresse e-mail", "vie privée", "Partager", "Précédent",
 				"La brioche du dimanche", "Boulangère formée à Rodez", "commentaires", "Merci, mon premier pain",
 				"Tous droits réservés", "Panier"},
+		},
+		{
+			file: "amp-news.html", url: "https://www.valleycourier.example/news/2025/07/14/county-opens-cooling-centres-heat-warning",
+			with: []string{"The county opened three cooling centres on Monday morning",
+				"Cooling centres open today at 10 a.m.",
+				"when a marine layer is expected to bring temperatures back below 100 degrees."},
+			without: []string{"Loading ad", "Ad unavailable", "Advertisement", "We use cookies", "Accept", "Obituaries",
+				"Photo: Luis Mendes", "Topics:", "{{", "Show more", "morning briefing", "All rights reserved"},
+			markdown: []string{"![Map of the three cooling centres](https://www.valleycourier.example/img/map.png)\n\nFree rides"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
