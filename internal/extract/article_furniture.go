@@ -139,9 +139,9 @@ func textOutsideLinks(n *html.Node) string {
 // the story's topic, in English, German ("Dachzeile", "Spitzmarke",
 // "Ressort", "Rubrik"), Portuguese ("editoria"), Spanish ("antetítulo",
 // "cintillo"), French ("surtitre", "rubrique"), Italian ("occhiello",
-// "rubrica") and Dutch ("bovenkop").
+// "rubrica") and Dutch ("bovenkop", "rubriek").
 var kickerWords = wordSet(`kicker eyebrow overline rubric ressort dachzeile topline roofline supertitle pretitle
-	spitzmarke rubrik editoria antetitulo cintillo surtitre rubrique occhiello rubrica bovenkop`)
+	spitzmarke rubrik editoria antetitulo cintillo surtitre rubrique occhiello rubrica bovenkop rubriek`)
 
 // namedKicker reports a block named as a kicker, or holding only an
 // element so named: readability wraps a loose <span class="kicker"> in a

@@ -226,9 +226,10 @@ func TestTidyArticle(t *testing.T) {
 				`<p>Baca juga: <a href="/b">Pemerintah siapkan operasi pasar</a></p><p>اقرأ أيضا: <a href="/a">خطة وطنية لترشيد المياه</a></p><p>相关阅读：<a href="/c">我市中小学招生政策出台</a></p>` +
 				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story +
 				`<p>यह भी पढ़ें: <a href="/h">नगर निगम ने बजट पास किया</a></p><p>بیشتر بخوانید: <a href="/f">بودجه شهرداری تصویب شد</a></p><p>Читайте також: <a href="/u">Міська рада ухвалила бюджет</a></p>` + story +
-				`<p>Lue myös: <a href="/l">Kaupunginvaltuusto hyväksyi talousarvion</a></p><p>קראו גם: <a href="/q">מועצת העיר אישרה את התקציב</a></p>` + story,
+				`<p>Lue myös: <a href="/l">Kaupunginvaltuusto hyväksyi talousarvion</a></p><p>קראו גם: <a href="/q">מועצת העיר אישרה את התקציב</a></p>` + story +
+				`<p><strong>İLGİLİ HABER:</strong> <a href="/t">Belediye meclisi bütçeyi onayladı</a></p>` + story,
 			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy", "नगर निगम", "بودجه شهرداری", "Міська рада",
-				"Kaupunginvaltuusto", "מועצת העיר"},
+				"Kaupunginvaltuusto", "מועצת העיר", "Belediye meclisi"},
 			kept: []string{"The council approved"},
 		},
 		{
@@ -413,8 +414,8 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "section line and kicker before the story",
 			html: `<div><a href="/business/transport">Transport</a></div><span class="article-kicker">Region</span><div class="artikel-rubrik">Lokales</div>` +
-				`<p class="spitzmarke">Stadtrat</p><h2>Subhead</h2>` + story + `<p><a href="/more">Budget explained</a></p>`,
-			gone: []string{"Transport", "Region", "Lokales", "Stadtrat"},
+				`<p class="spitzmarke">Stadtrat</p><span class="rubriek">Regio</span><h2>Subhead</h2>` + story + `<p><a href="/more">Budget explained</a></p>`,
+			gone: []string{"Transport", "Region", "Lokales", "Stadtrat", "Regio"},
 			kept: []string{"The council approved", "Subhead", "Budget explained"},
 		},
 		{

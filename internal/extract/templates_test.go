@@ -198,7 +198,16 @@ import (
 //     image and a <noscript> copy), ad slots as <amp-ad> with their
 //     "Loading ad…" placeholder and "Ad unavailable" fallback, an
 //     embedded post as <amp-twitter>, share buttons, topics, and related
-//     stories in an <amp-list> of mustache templates.
+//     stories in an <amp-list> of mustache templates;
+//   - news-nl: a Dutch regional paper's story that declares nothing, in
+//     a template named in Dutch ("hoofdkolom", "zijkolom", "onderkant"):
+//     a section line named "rubriek", an author line with a reading
+//     time, share links, a bold lead, an ad label, a "Lees ook:" line,
+//     topics, comments headed "Reacties (2)" and a "most read" column;
+//   - news-tr: a Turkish portal's story with breadcrumbs, a spot line,
+//     stamps of entry and update, share links, an ad label, an
+//     "İLGİLİ HABER:" line, a "Haberin Devamı" button, tags, related
+//     news, comments and a "most read" column.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -709,6 +718,20 @@ func articleTemplates() []templateCase {
 			without: []string{"Loading ad", "Ad unavailable", "Advertisement", "We use cookies", "Accept", "Obituaries",
 				"Photo: Luis Mendes", "Topics:", "{{", "Show more", "morning briefing", "All rights reserved"},
 			markdown: []string{"![Map of the three cooling centres](https://www.valleycourier.example/img/map.png)\n\nFree rides"},
+		},
+		{
+			file: "news-nl.html", url: "https://www.dagbladutrecht.example/regio/2024/03/12/gemeente-sluit-brug-over-de-vecht",
+			with: []string{"De brug over de Vecht bij Maarssen gaat in september voor vier maanden dicht.",
+				"Ondernemers bezorgd", "De kosten worden geschat op 1,8 miljoen euro."},
+			without: []string{"Regio\n", "Jan van den Berg", "Leestijd", "Deel dit artikel", "Advertentie", "Lees ook",
+				"Nieuwe fietsbrug", "Onderwerpen", "Reacties", "Eindelijk", "Meest gelezen", "Brand in bedrijfspand", "Privacyverklaring"},
+		},
+		{
+			file: "news-tr.html", url: "https://www.egehaber.example/gundem/izmir-tramvay-ihale-tarihi-belli-oldu-123456",
+			with: []string{"İzmir Büyükşehir Belediyesi, Karşıyaka ile Çiğli arasında",
+				"Hat üzerinde iki aktarma merkezi de yapılacak.", "ana yolların kapatılmayacağını duyurdu."},
+			without: []string{"Ana Sayfa", "Giriş:", "Paylaş", "Reklam", "İLGİLİ HABER", "Metro hattında", "Haberin Devamı",
+				"Etiketler", "İlgili Haberler", "Yorumlar", "Çok Okunanlar", "Tüm hakları"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
