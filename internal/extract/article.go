@@ -609,7 +609,7 @@ var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|covera
 	`benzer haber(ler)?|ilginizi çekebilir|猜你喜欢|热门文章|おすすめ記事|こちらもおすすめ|추천 기사|많이 본 (뉴스|기사)|` +
 	`baca juga|simak juga|lihat juga|berita terkait|ilgili haber(ler)?|bunlar da ilginizi|przeczytaj (też|także|również)|zobacz (też|także|również)|` +
 	`přečtěte si (také|též)|čtěte také|související články|citește și|articole similare|olvassa el|kapcsolódó cikkek|διαβάστε επίσης|σχετικά άρθρα|lue myös|lue lisää|relaterede artikler|xem thêm|đọc thêm|tin liên quan|` +
-	`اقرأ أيضا|اقرأ أيضاً|اقرأ ايضا|أخبار ذات صلة|مقالات ذات صلة|بیشتر بخوانید|اخبار مرتبط|مطالب مرتبط|مزید پڑھیں|یہ بھی پڑھیں|קרא עוד|קראו גם|כתבות נוספות|` +
+	`اقرأ أيضا|اقرأ أيضاً|اقرأ ايضا|أخبار ذات صلة|مقالات ذات صلة|بیشتر بخوانید|اخبار مرتبط|مطالب مرتبط|مزید پڑھیں|یہ بھی پڑھیں|קראו? עוד|קראו גם|כתבות נוספות|כתבות קשורות|עוד בנושא|` +
 	`यह भी पढ़ें|ये भी पढ़ें|और पढ़ें|संबंधित खबरें|संबंधित ख़बरें|আরও পড়ুন|আরো পড়ুন|читайте також|дивіться також|схожі новини|相关新闻|相关阅读|相关文章|延伸阅读|推荐阅读|関連記事|あわせて読みたい|관련 ?기사|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง)`)
 
 // maxRelatedLabelWords bounds a related-stories label without links:

@@ -207,7 +207,16 @@ import (
 //   - news-tr: a Turkish portal's story with breadcrumbs, a spot line,
 //     stamps of entry and update, share links, an ad label, an
 //     "İLGİLİ HABER:" line, a "Haberin Devamı" button, tags, related
-//     news, comments and a "most read" column.
+//     news, comments and a "most read" column;
+//   - news-he: a Hebrew (right-to-left) paper's story with its subtitle,
+//     author and date line, share links, a caption with its credit, an
+//     ad label, a "קראו עוד:" (read more) line, tags, talkbacks and a
+//     "most read" column;
+//   - magazine: a lifestyle magazine's shopping list (a US publisher's
+//     commerce template): an eyebrow link, a dek, an affiliate
+//     disclosure, "Advertisement - Continue Reading Below" slots,
+//     product cards (name, retailer, price, "Shop Now") under each
+//     heading, a third party's notice and related stories.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -732,6 +741,20 @@ func articleTemplates() []templateCase {
 				"Hat üzerinde iki aktarma merkezi de yapılacak.", "ana yolların kapatılmayacağını duyurdu."},
 			without: []string{"Ana Sayfa", "Giriş:", "Paylaş", "Reklam", "İLGİLİ HABER", "Metro hattında", "Haberin Devamı",
 				"Etiketler", "İlgili Haberler", "Yorumlar", "Çok Okunanlar", "Tüm hakları"},
+		},
+		{
+			file: "news-he.html", url: "https://www.north-news.example/articles/0,7340,L-5512345,00.html",
+			with: []string{"עיריית חיפה הודיעה היום כי שלושה גנים ציבוריים חדשים ייפתחו לציבור עד תחילת הקיץ.",
+				"ביקשו שהגן יהיה פתוח גם בשעות הערב ויהיה מואר היטב."},
+			without: []string{"דנה לוי", "פורסם", "שתפו", "צילום", "פרסומת", "קראו עוד", "תחבורה ציבורית", "תגיות", "תגובות",
+				"הכי נקראים", "כל הזכויות"},
+		},
+		{
+			file: "magazine.html", url: "https://www.homeandleaf.example/gardening/indoor-plants/g123/best-low-light-houseplants/",
+			with: []string{"Not every home gets a flood of southern light", "1. Snake plant",
+				"says horticulturist Leah Brandt.", "plants in low light grow slowly and are happiest slightly root-bound."},
+			without: []string{"Indoor Plants", "Rosa Kim", "We earn a commission", "Advertisement", "Continue Reading Below",
+				"$48", "Shop Now", "third party", "Related Stories", "All Rights Reserved"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
