@@ -216,7 +216,12 @@ import (
 //     commerce template): an eyebrow link, a dek, an affiliate
 //     disclosure, "Advertisement - Continue Reading Below" slots,
 //     product cards (name, retailer, price, "Shop Now") under each
-//     heading, a third party's notice and related stories.
+//     heading, a third party's notice and related stories;
+//   - zeitung-de: a German paper's story in an <article> whose header
+//     (named nothing) holds a Dachzeile, the Vorspann, an author line
+//     with a reading time and buttons to share, bookmark and print; an
+//     ad label, a "Mehr zum Thema" box, "Zur Startseite", topics, an
+//     error report prompt, comments and recommendations follow.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -755,6 +760,13 @@ func articleTemplates() []templateCase {
 				"says horticulturist Leah Brandt.", "plants in low light grow slowly and are happiest slightly root-bound."},
 			without: []string{"Indoor Plants", "Rosa Kim", "We earn a commission", "Advertisement", "Continue Reading Below",
 				"$48", "Shop Now", "third party", "Related Stories", "All Rights Reserved"},
+		},
+		{
+			file: "zeitung-de.html", url: "https://www.nordkurier.example/wirtschaft/stadtwerke-erhoehen-fernwaermepreis-um-zwoelf-prozent-a-123",
+			with: []string{"Die Stadtwerke erhöhen zum 1. Juli den Preis für Fernwärme", "Verbraucherschützer kritisieren die Erhöhung",
+				"falls die Netzkosten fallen."},
+			without: []string{"Energie\n", "Katrin Möller", "Artikel teilen", "Merken", "Anzeige", "Mehr zum Thema", "Heizkosten: So viel",
+				"Zur Startseite", "Themen:", "Fehler gefunden", "Kommentare", "nicht mehr tragbar", "Das könnte Sie", "Impressum"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
