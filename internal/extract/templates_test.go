@@ -221,7 +221,13 @@ import (
 //     (named nothing) holds a Dachzeile, the Vorspann, an author line
 //     with a reading time and buttons to share, bookmark and print; an
 //     ad label, a "Mehr zum Thema" box, "Zur Startseite", topics, an
-//     error report prompt, comments and recommendations follow.
+//     error report prompt, comments and recommendations follow;
+//   - recipe: a WordPress food blog's post with a recipe card (WP Recipe
+//     Maker): "Jump to Recipe" and print links, a rating, times,
+//     ingredients and steps as lists of spans, notes, nutrition, share
+//     links, comments with a recipe rating and the author's sidebar.
+//     The card's ingredients and steps are the page's point and must
+//     stay.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -767,6 +773,15 @@ func articleTemplates() []templateCase {
 				"falls die Netzkosten fallen."},
 			without: []string{"Energie\n", "Katrin Möller", "Artikel teilen", "Merken", "Anzeige", "Mehr zum Thema", "Heizkosten: So viel",
 				"Zur Startseite", "Themen:", "Fehler gefunden", "Kommentare", "nicht mehr tragbar", "Das könnte Sie", "Impressum"},
+		},
+		{
+			file: "recipe.html", url: "https://www.crumbsathome.example/easy-lemon-drizzle-cake/",
+			with: []string{"This lemon drizzle cake is the one I bake", "It freezes well, sliced or whole.",
+				"icing sugar gives a smoother glaze.", "225 g softened butter", "2 lemons zested and juiced",
+				"Bake for 45 minutes, until a skewer comes out clean.", "The cake keeps for four days in an airtight tin."},
+			without: []string{"Jump to Recipe", "Print Recipe", "Advertisement", "Pin\n", "Share this", "Posted in", "14 thoughts",
+				"gone in an hour", "Leave a Reply", "Hi, I'm Ellie", "14 Comments"},
+			markdown: []string{"### Ingredients\n\n- 225 g softened butter\n"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
