@@ -227,7 +227,11 @@ import (
 //     ingredients and steps as lists of spans, notes, nutrition, share
 //     links, comments with a recipe rating and the author's sidebar.
 //     The card's ingredients and steps are the page's point and must
-//     stay.
+//     stay;
+//   - paged-de: the first of a German tech site's three-page review, in
+//     a template named in German ("inhalt", "beitrag", "rand"), with its
+//     page navigation above and below the text ("Seite 1 von 3",
+//     "Weiter »"), a table and a contents list of the three pages.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -782,6 +786,13 @@ func articleTemplates() []templateCase {
 			without: []string{"Jump to Recipe", "Print Recipe", "Advertisement", "Pin\n", "Share this", "Posted in", "14 thoughts",
 				"gone in an hour", "Leave a Reply", "Hi, I'm Ellie", "14 Comments"},
 			markdown: []string{"### Ingredients\n\n- 225 g softened butter\n"},
+		},
+		{
+			file: "paged-de.html", url: "https://www.technikblatt.example/tests/balkonkraftwerke-im-vergleich-test",
+			with: []string{"Balkonkraftwerke sind seit diesem Jahr noch einfacher anzumelden", "So haben wir getestet",
+				"Sonnenkraft 800", "Auf den folgenden Seiten stellen wir die Sets einzeln vor und nennen unseren Testsieger."},
+			without: []string{"Markus Weber", "Kommentare", "Seite 1 von 3", "Nächste Seite", "Weiter", "Einzeltest",
+				"Welcher Wechselrichter", "Beliebte Tests", "Impressum"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
