@@ -141,6 +141,37 @@ func TestMetadata(t *testing.T) {
 			want: Metadata{Title: "Anleitung", Author: "Jo Weber", Description: "Kurz.", Language: "de", Published: time.Date(2020, 2, 3, 4, 5, 6, 0, time.UTC)},
 		},
 		{
+			name: "a blog's name as the <h1>, a link home, and the post's title after it in <title>",
+			html: `<html><head><title>Marsh Notes: First swallows of the spring</title></head><body>` +
+				`<h1><a href="https://marsh.example/">Marsh Notes</a></h1><h3>First swallows of the spring</h3><p>Text.</p></body></html>`,
+			url:  "https://marsh.example/2024/04/swallows.html",
+			want: Metadata{Title: "First swallows of the spring"},
+		},
+		{
+			name: "the site's name at the end, a relative link home",
+			html: `<html><head><title>First swallows | Marsh Notes</title></head><body><h1><a href="/">Marsh Notes</a></h1><p>Text.</p></body></html>`,
+			url:  "https://www.marsh.example/swallows",
+			want: Metadata{Title: "First swallows"},
+		},
+		{
+			name: "an <h1> linking to the post itself is its title",
+			html: `<html><head><title>First swallows - Marsh Notes</title></head><body><h1><a href="/2024/04/swallows.html">First swallows</a></h1><p>Text.</p></body></html>`,
+			url:  "https://marsh.example/2024/04/swallows.html",
+			want: Metadata{Title: "First swallows"},
+		},
+		{
+			name: "a site's name inside a word of the title stays",
+			html: `<html><head><title>Marsh Notes-like birds</title></head><body><h1><a href="/">Marsh Notes</a></h1><p>Text.</p></body></html>`,
+			url:  "https://marsh.example/birds",
+			want: Metadata{Title: "Marsh Notes-like birds"},
+		},
+		{
+			name: "a home page whose title is the site's name",
+			html: `<html><head><title>Marsh Notes</title></head><body><h1><a href="/">Marsh Notes</a></h1><p>Text.</p></body></html>`,
+			url:  "https://marsh.example/",
+			want: Metadata{Title: "Marsh Notes"},
+		},
+		{
 			name: "broken json-ld is ignored",
 			html: `<html><head><title>T</title><script type="application/ld+json">{"@type": "Article", "headline": </script></head><body><p>x</p></body></html>`,
 			want: Metadata{Title: "T"},

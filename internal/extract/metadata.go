@@ -36,7 +36,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	metas := map[string]string{} // first value wins per key
 	var titleTag, canonical, htmlLang string
 	var jsonld []string
-	var firstH1 string
+	var firstH1, siteH1 string
 	var timeDatetime string
 
 	var walk func(n *html.Node, inBody bool)
@@ -77,7 +77,13 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 				}
 				return
 			case atom.H1:
-				if firstH1 == "" {
+				switch {
+				case firstH1 != "":
+				case siteHeading(n, base):
+					if siteH1 == "" {
+						siteH1 = cleanMeta(textOf(n))
+					}
+				default:
 					firstH1 = cleanMeta(textOf(n))
 				}
 			case atom.Time:
@@ -101,7 +107,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	pm.ogType = strings.ToLower(metas["og:type"])
 
 	m := &pm.Metadata
-	titleTag = cleanMeta(titleTag)
+	titleTag = trimSiteName(cleanMeta(titleTag), siteH1)
 	if firstH1 != "" && len(firstH1) < len(titleTag) && strings.Contains(titleTag, firstH1) {
 		// "<h1> - Site name": the heading is the title without the suffix.
 		titleTag = firstH1
@@ -144,6 +150,62 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 // cleanMeta collapses a metadata value's spaces and drops its invisible
 // characters (dropInvisible): metadata is read from attributes, and
 // before prepareDoc cleans the text nodes.
+// siteHeading reports an <h1> that is the site's name: a link to the
+// site's home page and nothing else. Blogger's themes and many older
+// ones set the blog's name so and the post's title in an <h3>; taken for
+// the headline, it made every post's title the blog's name.
+func siteHeading(h1 *html.Node, base *nurl.URL) bool {
+	w := wordCount(h1)
+	if w == 0 || linkWords(h1) != w {
+		return false
+	}
+	a := findFirst(h1, func(n *html.Node) bool { return isElem(n, atom.A) })
+	if a == nil {
+		return false
+	}
+	u, err := nurl.Parse(strings.TrimSpace(attr(a, "href")))
+	if err != nil {
+		return false
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+		if !strings.EqualFold(strings.TrimPrefix(u.Hostname(), "www."), strings.TrimPrefix(base.Hostname(), "www.")) {
+			return false
+		}
+	} else if u.Host == "" && u.Path == "" {
+		return false // "#top" or "?page=2": no address to judge
+	}
+	return (u.Path == "" || u.Path == "/") && u.RawQuery == ""
+}
+
+// titleSeparators set a site's name off a page's title ("Blog: Post",
+// "Post | Site").
+const titleSeparators = ":|-–—·•»/"
+
+// trimSiteName removes the site's name (site) from the start or the end
+// of a page's title, with the separator that sets it off; a title that
+// is the name alone, or that does not set it off, stays.
+func trimSiteName(title, site string) string {
+	if site == "" {
+		return title
+	}
+	// The separator stands between spaces, or follows the name
+	// directly ("Blog: Post"), never inside a word ("Blog-like").
+	if rest, ok := strings.CutPrefix(title, site); ok {
+		rest = strings.TrimLeft(rest, " ")
+		if r := strings.TrimLeft(rest, titleSeparators); r != rest && strings.HasPrefix(r, " ") && strings.TrimSpace(r) != "" {
+			return strings.TrimSpace(r)
+		}
+	}
+	if rest, ok := strings.CutSuffix(title, site); ok {
+		rest = strings.TrimRight(rest, " ")
+		if r := strings.TrimRight(rest, titleSeparators); r != rest && strings.HasSuffix(r, " ") && strings.TrimSpace(r) != "" {
+			return strings.TrimSpace(r)
+		}
+	}
+	return title
+}
+
 func cleanMeta(s string) string { return collapseSpace(dropInvisible(s)) }
 
 // publishedMetas are the head's tags for a page's publication date

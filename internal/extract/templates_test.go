@@ -231,7 +231,13 @@ import (
 //   - paged-de: the first of a German tech site's three-page review, in
 //     a template named in German ("inhalt", "beitrag", "rand"), with its
 //     page navigation above and below the text ("Seite 1 von 3",
-//     "Weiter »"), a table and a contents list of the three pages.
+//     "Weiter »"), a table and a contents list of the three pages;
+//   - blogspot-en: an English Blogger post in a default theme that sets
+//     the blog's name as the <h1> (a link home) and the post's title as
+//     an <h3>, its text as <br> lines around an image, with "Posted by
+//     ... at 6:20 PM", share buttons, labels, comments, the pager, the
+//     feed link and a profile; the Markdown must be headed by the
+//     post's title, not the blog's name.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -793,6 +799,14 @@ func articleTemplates() []templateCase {
 				"Sonnenkraft 800", "Auf den folgenden Seiten stellen wir die Sets einzeln vor und nennen unseren Testsieger."},
 			without: []string{"Markus Weber", "Kommentare", "Seite 1 von 3", "Nächste Seite", "Weiter", "Einzeltest",
 				"Welcher Wechselrichter", "Beliebte Tests", "Impressum"},
+		},
+		{
+			file: "blogspot-en.html", url: "https://marshnotes.example/2024/04/first-swallows-of-spring.html",
+			with: []string{"The wind finally turned to the south on Friday", "a single house martin among them.",
+				"Next week the reserve opens its new boardwalk, so I will report on that too."},
+			without: []string{"Posted by", "Tom Harrow", "Email This", "Share to", "Labels:", "2 comments", "wheatears",
+				"Post a Comment", "Newer Post", "Post Comments (Atom)", "About Me", "Blog Archive", "Powered by"},
+			markdown: []string{"# First swallows of the spring\n"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
