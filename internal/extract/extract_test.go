@@ -148,6 +148,17 @@ func TestMetadata(t *testing.T) {
 			want: Metadata{Title: "First swallows of the spring"},
 		},
 		{
+			name: "microformats' publication stamps, hAtom's before the first <time>",
+			html: `<html><head><title>T</title></head><body><time datetime="2020-01-01">a comment's</time>` +
+				`<div class="hentry"><abbr class="published" title="2024-04-14T18:20:00+01:00">6:20 PM</abbr></div></body></html>`,
+			want: Metadata{Title: "T", Published: time.Date(2024, 4, 14, 17, 20, 0, 0, time.UTC)},
+		},
+		{
+			name: "microformats2's dt-published",
+			html: `<html><head><title>T</title></head><body><div class="h-entry"><time class="dt-published" datetime="2023-05-06">6 May</time></div></body></html>`,
+			want: Metadata{Title: "T", Published: time.Date(2023, 5, 6, 0, 0, 0, 0, time.UTC)},
+		},
+		{
 			name: "the site's name at the end, a relative link home",
 			html: `<html><head><title>First swallows | Marsh Notes</title></head><body><h1><a href="/">Marsh Notes</a></h1><p>Text.</p></body></html>`,
 			url:  "https://www.marsh.example/swallows",

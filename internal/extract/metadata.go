@@ -37,7 +37,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	var titleTag, canonical, htmlLang string
 	var jsonld []string
 	var firstH1, siteH1 string
-	var timeDatetime string
+	var timeDatetime, entryPublished string
 
 	var walk func(n *html.Node, inBody bool)
 	walk = func(n *html.Node, inBody bool) {
@@ -91,6 +91,14 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 					timeDatetime = attr(n, "datetime")
 				}
 			}
+			// Microformats' publication stamp: hAtom's "published"
+			// (Blogger: <abbr class="published" title="2024-04-14T18:20:00+01:00">),
+			// microformats2's "dt-published" (a <time>'s datetime).
+			if entryPublished == "" && inBody {
+				if c := attr(n, "class"); hasToken(c, "published") || hasToken(c, "dt-published") {
+					entryPublished = firstNonEmpty(attr(n, "datetime"), attr(n, "title"))
+				}
+			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c, inBody)
@@ -123,7 +131,8 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	// The first date that parses is the page's, most deliberate source
 	// first; one in the head's publication tags also marks the page as
 	// dated. A microdata datePublished may be a teaser's in a list of
-	// stories, so it only fills in the date.
+	// stories, so it only fills in the date; so do a microformats stamp
+	// and the first <time>, for the same reason.
 	published := func(d string) bool {
 		t, ok := parseDate(d)
 		if ok && m.Published.IsZero() {
@@ -135,7 +144,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	for _, k := range publishedMetas {
 		pm.metaPublished = published(metas[k]) || pm.metaPublished
 	}
-	for _, d := range []string{metas["datepublished"], ld.modified, timeDatetime} {
+	for _, d := range []string{metas["datepublished"], ld.modified, entryPublished, timeDatetime} {
 		if !m.Published.IsZero() {
 			break
 		}
