@@ -49,3 +49,28 @@ func TestFetchMarksUntrusted(t *testing.T) {
 		t.Errorf("an error message is webgate's own text, not page content:\n%s", failed)
 	}
 }
+
+// TestFetchTitleOnce: the page's Markdown, headed by its title, does not
+// repeat the title the header above it gives; a heading that differs,
+// and a later part of the page, stay as they are.
+func TestFetchTitleOnce(t *testing.T) {
+	tests := []struct {
+		name, title, content string
+		start                int
+		want                 string
+	}{
+		{"repeated", "Rates rise", "# Rates rise\n\nThe bank raised rates.", 0, "# Rates rise\nURL: https://a.test/\n\nThe bank raised rates."},
+		{"another heading", "Rates rise | News", "# Rates rise\n\nThe bank raised rates.", 0, "# Rates rise | News\nURL: https://a.test/\n\n# Rates rise\n\nThe bank raised rates."},
+		{"a later part", "Rates rise", "# Rates rise\n\nThe bank raised rates.", 40, "Part starting at character 40.\n\n# Rates rise\n\nThe bank"},
+		{"title alone", "Rates rise", "# Rates rise", 0, "(The page has no readable text content.)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := []fetch.JSONResult{{URL: "https://a.test/", FinalURL: "https://a.test/", Title: tc.title, Content: tc.content}}
+			got := renderFetch(r, []error{nil}, tc.start, guard.Wrapper{Off: true})
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got:\n%s\nwant it to contain:\n%s", got, tc.want)
+			}
+		})
+	}
+}
