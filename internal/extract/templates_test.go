@@ -237,7 +237,10 @@ import (
 //     an <h3>, its text as <br> lines around an image, with "Posted by
 //     ... at 6:20 PM", share buttons, labels, comments, the pager, the
 //     feed link and a profile; the Markdown must be headed by the
-//     post's title, not the blog's name.
+//     post's title, not the blog's name;
+//   - tails: a WordPress how-to whose text runs on past what ends a
+//     story elsewhere: a YouTube embed in a figure, an embedded tweet, a
+//     table, a rule (<hr>), an update note and a two-line sign-off.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -807,6 +810,14 @@ func articleTemplates() []templateCase {
 			without: []string{"Posted by", "Tom Harrow", "Email This", "Share to", "Labels:", "2 comments", "wheatears",
 				"Post a Comment", "Newer Post", "Post Comments (Atom)", "About Me", "Blog Archive", "Powered by"},
 			markdown: []string{"# First swallows of the spring\n"},
+		},
+		{
+			file: "tails.html", url: "https://spokeandrim.example/rebuilding-an-old-bicycle-wheel-step-by-step/",
+			with: []string{"My commuter's rear wheel had been creaking for months", "Day three of the wheel build.",
+				"that is normal, and a wider hub flange spacing helps.", "After two hundred kilometres the wheel is still true",
+				"292 mm and 294 mm spokes fitted perfectly.", "Jonas"},
+			without: []string{"Posted in", "Tagged", "Previous:", "Winter tyres", "3 Responses", "Great guide", "Popular", "© 2024"},
+			markdown: []string{"| Non-drive | 70            |"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
