@@ -135,9 +135,7 @@ func (c *fetchCmd) print(r *runtime, i int, u string, o fetchOutcome) error {
 		// Most pages open with their title as a heading; printing it twice
 		// wastes a reader's attention (and a model's tokens).
 		if c.StartIndex == 0 {
-			if rest, ok := strings.CutPrefix(content, "# "+title+"\n"); ok {
-				content = strings.TrimLeft(rest, "\n")
-			}
+			content = fetch.TrimTitleHeading(content, title)
 		}
 	} else if len(c.URLs) > 1 {
 		if i > 0 {

@@ -129,3 +129,16 @@ func fenceOpen(line string) string {
 	}
 	return ""
 }
+
+// TrimTitleHeading removes the "# title" line that opens a page's Markdown
+// when it repeats the title a surface prints above the page (the
+// extractor heads a story with its title), so a reader, often a model,
+// reads it once. Only the first part of a page opens with it; a heading
+// that differs stays.
+func TrimTitleHeading(content, title string) string {
+	first, rest, _ := strings.Cut(content, "\n")
+	if strings.TrimSpace(first) != "# "+title {
+		return content
+	}
+	return strings.TrimLeft(rest, "\n")
+}

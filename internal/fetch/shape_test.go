@@ -108,3 +108,18 @@ func FuzzShape(f *testing.F) {
 		}
 	})
 }
+
+func TestTrimTitleHeading(t *testing.T) {
+	tests := []struct{ name, content, title, want string }{
+		{"repeated", "# Rates rise\n\nThe bank raised rates.", "Rates rise", "The bank raised rates."},
+		{"heading alone", "# Rates rise", "Rates rise", ""},
+		{"another heading", "# Rates rise\n\nText.", "Rates rise | News", "# Rates rise\n\nText."},
+		{"a second-level heading", "## Rates rise\n\nText.", "Rates rise", "## Rates rise\n\nText."},
+		{"no heading", "Rates rise today.", "Rates rise", "Rates rise today."},
+	}
+	for _, tc := range tests {
+		if got := TrimTitleHeading(tc.content, tc.title); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

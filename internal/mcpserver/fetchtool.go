@@ -135,18 +135,6 @@ func clamp(res *fetch.Result, limit, start int) {
 	res.NextStartIndex = start + runeLen(content)
 }
 
-// dropTitleHeading removes the "# title" line that opens a page's
-// Markdown when it repeats the title the page's header above it names
-// (the extractor heads a story with its title), so the model reads the
-// title once. Only the first part of a page can open with it.
-func dropTitleHeading(content, title string) string {
-	first, rest, _ := strings.Cut(content, "\n")
-	if strings.TrimSpace(first) != "# "+title {
-		return content
-	}
-	return strings.TrimLeft(rest, "\n")
-}
-
 // renderFetch formats fetched pages for the model, each ending with the
 // exact call that reads its next part when it was truncated. A page's
 // title and content come from the web and sit between untrusted-content
@@ -177,7 +165,7 @@ func renderFetch(results []fetch.JSONResult, errs []error, start int, w guard.Wr
 		page.WriteString("\n")
 		content := r.Content
 		if start == 0 {
-			content = dropTitleHeading(content, title)
+			content = fetch.TrimTitleHeading(content, title)
 		}
 		if strings.TrimSpace(content) == "" {
 			page.WriteString("(The page has no readable text content.)")
