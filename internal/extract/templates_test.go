@@ -816,7 +816,7 @@ func articleTemplates() []templateCase {
 			with: []string{"My commuter's rear wheel had been creaking for months", "Day three of the wheel build.",
 				"that is normal, and a wider hub flange spacing helps.", "After two hundred kilometres the wheel is still true",
 				"292 mm and 294 mm spokes fitted perfectly.", "Jonas"},
-			without: []string{"Posted in", "Tagged", "Previous:", "Winter tyres", "3 Responses", "Great guide", "Popular", "© 2024"},
+			without:  []string{"Posted in", "Tagged", "Previous:", "Winter tyres", "3 Responses", "Great guide", "Popular", "© 2024"},
 			markdown: []string{"| Non-drive | 70            |"},
 		},
 		{
