@@ -42,6 +42,11 @@ type Metadata struct {
 	CanonicalURL string    `json:"canonical_url,omitempty"`
 	SiteName     string    `json:"site_name,omitempty"`
 	Description  string    `json:"description,omitempty"`
+	// Paywalled reports that the publisher marks the page's article as
+	// for subscribers only (schema.org isAccessibleForFree false, the
+	// markup search engines ask paywalled sites for): the page may carry
+	// only the article's free part.
+	Paywalled bool `json:"paywalled,omitempty"`
 }
 
 // Document is the result of extraction.

@@ -183,6 +183,23 @@ func TestMetadata(t *testing.T) {
 			want: Metadata{Title: "Marsh Notes"},
 		},
 		{
+			name: "an article for subscribers only (JSON-LD, a string false)",
+			html: `<html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","headline":"Rents rise","isAccessibleForFree":"False",` +
+				`"hasPart":{"@type":"WebPageElement","isAccessibleForFree":false,"cssSelector":".paywall"}}</script></head><body><p>x</p></body></html>`,
+			want: Metadata{Title: "Rents rise", Paywalled: true},
+		},
+		{
+			name: "an article for subscribers only (microdata)",
+			html: `<html><head><title>T</title></head><body><article itemscope itemtype="https://schema.org/NewsArticle">` +
+				`<meta itemprop="isAccessibleForFree" content="false"><p>x</p></article></body></html>`,
+			want: Metadata{Title: "T", Paywalled: true},
+		},
+		{
+			name: "a free article",
+			html: `<html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":true}</script></head><body><p>x</p></body></html>`,
+			want: Metadata{Title: "T"},
+		},
+		{
 			name: "broken json-ld is ignored",
 			html: `<html><head><title>T</title><script type="application/ld+json">{"@type": "Article", "headline": </script></head><body><p>x</p></body></html>`,
 			want: Metadata{Title: "T"},

@@ -126,6 +126,10 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 		m.Author = ""
 	}
 	m.Description = cleanMeta(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
+	// Google's markup for subscription content: in JSON-LD on the
+	// article's node, or as microdata (<meta itemprop="isAccessibleForFree"
+	// content="False">).
+	m.Paywalled = ld.paywalled || ldFalse(metas["isaccessibleforfree"])
 	m.SiteName = cleanMeta(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
 	m.Language = normalizeLang(firstNonEmpty(htmlLang, ld.language, metas["og:locale"], metas["content-language"], metas["language"], metas["dc.language"]))
 	// The first date that parses is the page's, most deliberate source
@@ -227,7 +231,7 @@ var publishedMetas = []string{"article:published_time", "og:published_time", "da
 // over site-wide nodes (Organization, WebSite, BreadcrumbList).
 type ldInfo struct {
 	types                                    []string
-	productOffer                             bool
+	productOffer, paywalled                  bool
 	headline, author, description            string
 	published, modified, publisher, language string
 }
@@ -279,10 +283,25 @@ func (l *ldInfo) visit(v any, depth int) {
 		setIfEmpty(&l.author, ldName(x["author"]))
 		setIfEmpty(&l.publisher, ldName(x["publisher"]))
 		setIfEmpty(&l.language, ldString(x["inLanguage"]))
+		if ldFalse(x["isAccessibleForFree"]) {
+			l.paywalled = true
+		}
 		if me, ok := x["mainEntity"]; ok {
 			l.visit(me, depth+1)
 		}
 	}
+}
+
+// ldFalse reports a JSON-LD boolean that is false: false, or the text
+// "false" or "False" (schema.org's Boolean is written both ways).
+func ldFalse(v any) bool {
+	switch t := v.(type) {
+	case bool:
+		return !t
+	case string:
+		return strings.EqualFold(strings.TrimSpace(t), "false")
+	}
+	return false
 }
 
 func ldTypes(v any) []string {

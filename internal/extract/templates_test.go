@@ -240,7 +240,11 @@ import (
 //     post's title, not the blog's name;
 //   - tails: a WordPress how-to whose text runs on past what ends a
 //     story elsewhere: a YouTube embed in a figure, an embedded tweet, a
-//     table, a rule (<hr>), an update note and a two-line sign-off.
+//     table, a rule (<hr>), an update note and a two-line sign-off;
+//   - paywall-de: a German paper's subscriber story, declared so in
+//     JSON-LD (isAccessibleForFree false): its teaser and two free
+//     paragraphs, then the offer that stands for the rest ("Lesen Sie
+//     jetzt weiter mit MA+", a price, "Bereits Abonnent?").
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -818,6 +822,13 @@ func articleTemplates() []templateCase {
 				"292 mm and 294 mm spokes fitted perfectly.", "Jonas"},
 			without:  []string{"Posted in", "Tagged", "Previous:", "Winter tyres", "3 Responses", "Great guide", "Popular", "© 2024"},
 			markdown: []string{"| Non-drive | 70            |"},
+		},
+		{
+			file: "paywall-de.html", url: "https://www.ma-online.example/leipzig/warum-die-mieten-in-leipzig-so-schnell-steigen-ABC123.html",
+			with: []string{"Wer in Leipzig eine Wohnung sucht, braucht Geduld und ein dickes Fell.",
+				"so stark wie in keiner anderen deutschen Großstadt."},
+			without: []string{"Lesen Sie jetzt weiter", "werbereduziert", "Jederzeit kündbar", "1 Monat für 1 €", "Jetzt testen",
+				"Bereits Abonnent", "Lena Fischer", "Mehr aus Leipzig", "Impressum"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",

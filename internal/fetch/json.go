@@ -29,6 +29,10 @@ type JSONResult struct {
 	// Injection is Result.Injection: passages flagged as likely prompt
 	// injections, omitted when there are none.
 	Injection []InjectionFlag `json:"injection,omitempty"`
+	// Paywalled is Result.Metadata.Paywalled: the publisher marks the
+	// page's article as for subscribers only, so the content may be only
+	// its free part; omitted when false.
+	Paywalled bool `json:"paywalled,omitempty"`
 	// Rendered is Result.Rendered, omitted when false.
 	Rendered bool       `json:"rendered,omitempty"`
 	Error    *JSONError `json:"error,omitempty"`
@@ -67,7 +71,7 @@ func NewJSONResult(url string, res *Result, err error) JSONResult {
 	return JSONResult{
 		URL: url, FinalURL: res.FinalURL, Status: res.Status, ContentType: res.ContentType,
 		Title: res.Title, Content: res.Content, Truncated: res.Truncated, NextStartIndex: res.NextStartIndex,
-		Incomplete: res.Incomplete, Injection: res.Injection, Rendered: res.Rendered,
+		Incomplete: res.Incomplete, Injection: res.Injection, Rendered: res.Rendered, Paywalled: res.Metadata.Paywalled,
 	}
 }
 

@@ -159,6 +159,9 @@ func renderFetch(results []fetch.JSONResult, errs []error, start int, w guard.Wr
 		if r.FinalURL != r.URL {
 			fmt.Fprintf(&page, "Requested: %s\n", r.URL)
 		}
+		if r.Paywalled {
+			page.WriteString("Note: the publisher marks this article as for subscribers only; the text below may be only its free part.\n")
+		}
 		if start > 0 {
 			fmt.Fprintf(&page, "Part starting at character %d.\n", start)
 		}

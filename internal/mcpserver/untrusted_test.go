@@ -1,10 +1,12 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/webgate/webgate/internal/extract"
 	"github.com/webgate/webgate/internal/fetch"
 	"github.com/webgate/webgate/internal/guard"
 )
@@ -72,5 +74,30 @@ func TestFetchTitleOnce(t *testing.T) {
 				t.Errorf("got:\n%s\nwant it to contain:\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFetchPaywallNote: a page its publisher marks as for subscribers
+// only says so between its address and its text, and in the JSON.
+func TestFetchPaywallNote(t *testing.T) {
+	res := &fetch.Result{URL: "https://a.test/", FinalURL: "https://a.test/", Status: 200, Title: "Rents rise",
+		Content: "The free part.", Metadata: extract.Metadata{Paywalled: true}}
+	j := fetch.NewJSONResult(res.URL, res, nil)
+	got := renderFetch([]fetch.JSONResult{j}, []error{nil}, 0, guard.Wrapper{Off: true})
+	want := "URL: https://a.test/\nNote: the publisher marks this article as for subscribers only; the text below may be only its free part.\n\nThe free part."
+	if !strings.Contains(got, want) {
+		t.Errorf("got:\n%s\nwant it to contain:\n%s", got, want)
+	}
+	b, err := json.Marshal(j)
+	if err != nil || !strings.Contains(string(b), `"paywalled":true`) {
+		t.Errorf("JSON %s (%v) lacks \"paywalled\":true", b, err)
+	}
+	res.Metadata.Paywalled = false
+	free := renderFetch([]fetch.JSONResult{fetch.NewJSONResult(res.URL, res, nil)}, []error{nil}, 0, guard.Wrapper{Off: true})
+	if strings.Contains(free, "subscribers") {
+		t.Errorf("a free page carries the note:\n%s", free)
+	}
+	if b, _ := json.Marshal(fetch.NewJSONResult(res.URL, res, nil)); strings.Contains(string(b), "paywalled") {
+		t.Errorf("a free page's JSON names paywalled: %s", b)
 	}
 }
