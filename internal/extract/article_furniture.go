@@ -19,19 +19,23 @@ import (
 // "Anzeige", "Publicité", "Story continues below advertisement", "Weiter
 // nach der Anzeige", "La suite après la publicité", "Continua a leggere
 // dopo la pubblicità"). A block made only of these words, with at least
-// one of adCoreWords, is a label.
+// one of adCoreWords, is a label. Vietnamese "quảng cáo" is two words:
+// "cáo" is the core (alone it is a fox, and in "báo cáo" a report, but
+// "báo" is no label word), "quảng" a label word.
 var (
 	adCoreWords = wordSet(`advertisement advertisements advertising advert adverts ad ads sponsored
 		anzeige anzeigen werbung gesponsert publicité publicite sponsorisé publicidad patrocinado
 		pubblicità pubblicita sponsorizzato publicidade advertentie advertenties gesponsord reklame
 		reklama annons annonse annonce mainos реклама 广告 広告 광고 reklam iklan hirdetés publicitate
-		διαφήμιση إعلان اعلان إعلانات تبلیغات آگهی פרסומת विज्ञापन`)
+		διαφήμιση إعلان اعلان إعلانات تبلیغات آگهی פרסומת विज्ञापन
+		reklaam reklāma oglas 廣告 スポンサーリンク โฆษณา cáo`)
 	adLabelWords = wordSet(`story article content continues continue below after this the reading scroll to with
 		artikel weiter nach der dem unter wird fortgesetzt lesen sie
 		la le suite après article se poursuit sous cette
 		sigue continúa leyendo después del de el artículo tras
 		continua a leggere dopo il articolo prosegue
-		lees verder na gaat`)
+		lees verder na gaat
+		quảng`)
 )
 
 // maxAdLabelWords bounds an ad label: "Story continues below this

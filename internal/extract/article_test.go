@@ -348,9 +348,11 @@ func TestTidyArticle(t *testing.T) {
 			html: story + `<div class="slot"><span>Advertisement</span></div>` + story + `<p>Anzeige</p>` + story + `<div>Story continues below advertisement</div><p>Publicité</p>` +
 				story + `<p>Article Continues Below</p>` + story + `<p>Weiter nach der Anzeige</p><p>La suite après la publicité</p>` + story +
 				`<p>Sigue leyendo después de la publicidad</p>` + story + `<p>إعلان</p><p>Reklam</p><p>Iklan</p>` + story + `<p>SCROLL TO CONTINUE WITH CONTENT</p>` + story +
-				`<p>विज्ञापन</p>` + story, // its vowel signs are marks, within the word
-			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan", "SCROLL TO CONTINUE", "विज्ञापन"},
-			kept: []string{"The council approved"},
+				`<p>विज्ञापन</p>` + story + // its vowel signs are marks, within the word
+				`<p>Quảng cáo</p><p>廣告</p><p>スポンサーリンク</p><p>โฆษณา</p><p>Reklāma</p><p>Báo cáo</p>` + story,
+			gone: []string{"Advertisement", "Anzeige", "continues below", "Publicité", "Continues Below", "La suite", "Sigue leyendo", "إعلان", "Reklam", "Iklan", "SCROLL TO CONTINUE", "विज्ञापन",
+				"Quảng cáo", "廣告", "スポンサーリンク", "โฆษณา", "Reklāma"},
+			kept: []string{"The council approved", "Báo cáo"},
 		},
 		{
 			name: "a sentence about advertising is kept",
