@@ -598,7 +598,7 @@ func eachNameWord(v string, f func(word []byte) bool) bool {
 // other stories, in the languages of the benchmark sets' publishers and
 // of the news sites most read in other scripts: Indonesian, Turkish,
 // Polish, Czech, Romanian, Hungarian, Greek, Vietnamese, Arabic, Hebrew,
-// Chinese, Japanese, Korean and Thai.
+// Chinese (simplified and traditional), Japanese, Korean and Thai.
 var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|coverage|content|reading|links|news|videos?))?|read (more|also|next)|see (more|also)|also (read|see|on|watch)|more (from|on|stories|news|like this|great)|don'?t miss|you (may|might) also (like|enjoy)|recommended( for you| reading)?|further reading|trending|latest news|leggi anche|lesen sie auch|lire aussi|voir aussi|leia também|leia mais|saiba mais|veja também|veja mais|lee también|más información|mehr zum thema|auch interessant|das könnte sie auch interessieren|à lire aussi|a lire aussi|à lire également|sur le même sujet|lea también|leer más|lees ook|zie ook|läs också|läs mer|les også|les mer|læs også|czytaj też|czytaj także|читайте также|most (popular|read)|popular (posts|articles|stories)|weitere (meldungen|artikel|nachrichten)|meistgelesen|beliebte (beiträge|artikel)|les plus lus|lo más leído|más noticias|più letti|altre notizie|meest gelezen|meer nieuws|самые популярные|популярные статьи|похожие статьи|смотрите также|другие новости|похожие новости|читайте еще|` +
 	`(también )?te (puede|podría) interesar|te recomendamos|quizás te interese|(artículos|noticias|entradas|publicaciones) relacionad[ao]s|` +
 	`articles (similaires|liés)|vous aimerez (aussi|peut-être)|à découvrir (aussi|également)|sur le même thème|dans la même rubrique|` +
@@ -606,11 +606,11 @@ var relatedLabel = regexp.MustCompile(`^(related( (stories|articles|posts|covera
 	`ähnliche (beiträge|artikel)|verwandte (beiträge|artikel)|das könnte dich auch interessieren|passend zum thema|` +
 	`gerelateerde (artikelen|berichten)|misschien ook interessant|dit vind je misschien ook leuk|relaterade artiklar|relaterte artikler|` +
 	`(powiązane|podobne|polecane) artykuły|może cię (też |także )?zainteresować|вам может быть интересно|рекомендуем прочитать|` +
-	`benzer haber(ler)?|ilginizi çekebilir|猜你喜欢|热门文章|おすすめ記事|こちらもおすすめ|추천 기사|많이 본 (뉴스|기사)|` +
+	`benzer haber(ler)?|ilginizi çekebilir|猜你喜欢|热门文章|熱門文章|おすすめ記事|こちらもおすすめ|추천 기사|많이 본 (뉴스|기사)|` +
 	`baca juga|simak juga|lihat juga|berita terkait|ilgili haber(ler)?|bunlar da ilginizi|przeczytaj (też|także|również)|zobacz (też|także|również)|` +
 	`přečtěte si (také|též)|čtěte také|související články|citește și|articole similare|olvassa el|kapcsolódó cikkek|διαβάστε επίσης|σχετικά άρθρα|lue myös|lue lisää|relaterede artikler|xem thêm|đọc thêm|tin liên quan|` +
 	`اقرأ أيضا|اقرأ أيضاً|اقرأ ايضا|أخبار ذات صلة|مقالات ذات صلة|بیشتر بخوانید|اخبار مرتبط|مطالب مرتبط|مزید پڑھیں|یہ بھی پڑھیں|קראו? עוד|קראו גם|כתבות נוספות|כתבות קשורות|עוד בנושא|` +
-	`यह भी पढ़ें|ये भी पढ़ें|और पढ़ें|संबंधित खबरें|संबंधित ख़बरें|আরও পড়ুন|আরো পড়ুন|читайте також|дивіться також|схожі новини|相关新闻|相关阅读|相关文章|延伸阅读|推荐阅读|関連記事|あわせて読みたい|관련 ?기사|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง)`)
+	`यह भी पढ़ें|ये भी पढ़ें|और पढ़ें|संबंधित खबरें|संबंधित ख़बरें|আরও পড়ুন|আরো পড়ুন|читайте також|дивіться також|схожі новини|相关新闻|相关阅读|相关文章|延伸阅读|推荐阅读|相關新聞|相關閱讀|相關文章|延伸閱讀|推薦閱讀|関連記事|あわせて読みたい|관련 ?기사|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง)`)
 
 // maxRelatedLabelWords bounds a related-stories label without links:
 // "Read more June 27, 2025" fits, a sentence that starts "Read more

@@ -227,9 +227,10 @@ func TestTidyArticle(t *testing.T) {
 				`<p>Przeczytaj również: <a href="/p">Remont ulicy Głównej</a></p>` + story +
 				`<p>यह भी पढ़ें: <a href="/h">नगर निगम ने बजट पास किया</a></p><p>بیشتر بخوانید: <a href="/f">بودجه شهرداری تصویب شد</a></p><p>Читайте також: <a href="/u">Міська рада ухвалила бюджет</a></p>` + story +
 				`<p>Lue myös: <a href="/l">Kaupunginvaltuusto hyväksyi talousarvion</a></p><p>קראו גם: <a href="/q">מועצת העיר אישרה את התקציב</a></p>` + story +
-				`<p><strong>İLGİLİ HABER:</strong> <a href="/t">Belediye meclisi bütçeyi onayladı</a></p><p>קראו עוד: <a href="/r">הקווים החדשים בעיר</a></p>` + story,
+				`<p><strong>İLGİLİ HABER:</strong> <a href="/t">Belediye meclisi bütçeyi onayladı</a></p><p>קראו עוד: <a href="/r">הקווים החדשים בעיר</a></p>` + story +
+				`<p>延伸閱讀：<a href="/tw">市議會通過預算案</a></p>` + story,
 			gone: []string{"Council members clash", "five charts", "Il consiglio", "Stadtrat streitet", "Pemerintah", "خطة وطنية", "招生政策", "Remont ulicy", "नगर निगम", "بودجه شهرداری", "Міська рада",
-				"Kaupunginvaltuusto", "מועצת העיר", "Belediye meclisi", "הקווים החדשים"},
+				"Kaupunginvaltuusto", "מועצת העיר", "Belediye meclisi", "הקווים החדשים", "市議會"},
 			kept: []string{"The council approved"},
 		},
 		{
