@@ -244,7 +244,11 @@ import (
 //   - paywall-de: a German paper's subscriber story, declared so in
 //     JSON-LD (isAccessibleForFree false): its teaser and two free
 //     paragraphs, then the offer that stands for the rest ("Lesen Sie
-//     jetzt weiter mit MA+", a price, "Bereits Abonnent?").
+//     jetzt weiter mit MA+", a price, "Bereits Abonnent?");
+//   - hubspot: a company blog's post on HubSpot's CMS, its text in a
+//     rich-text wrapper of spans, with the author line, share links, a
+//     call-to-action image between its sections, a closing pitch,
+//     topics, a subscription form and related posts.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -829,6 +833,13 @@ func articleTemplates() []templateCase {
 				"so stark wie in keiner anderen deutschen Großstadt."},
 			without: []string{"Lesen Sie jetzt weiter", "werbereduziert", "Jederzeit kündbar", "1 Monat für 1 €", "Jetzt testen",
 				"Bereits Abonnent", "Lena Fischer", "Mehr aus Leipzig", "Impressum"},
+		},
+		{
+			file: "hubspot.html", url: "https://www.stockwise.example/blog/5-ways-to-cut-warehouse-picking-errors",
+			with: []string{"A picking error costs far more than the item itself", "2. Separate look-alike products",
+				"Most have a cause in the layout or the process, not in the person."},
+			without: []string{"Posted by", "Maya Lund", "Share:", "Topics:", "Subscribe to our blog", "Email", "Related Posts",
+				"Peak season starts", "Book a demo", "Privacy Policy"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
