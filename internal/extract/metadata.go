@@ -95,7 +95,9 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 			// (Blogger: <abbr class="published" title="2024-04-14T18:20:00+01:00">),
 			// microformats2's "dt-published" (a <time>'s datetime).
 			if entryPublished == "" && inBody {
-				if c := attr(n, "class"); hasToken(c, "published") || hasToken(c, "dt-published") {
+				// The substring test first: hasToken splits the list,
+				// and most elements have a class.
+				if c := attr(n, "class"); strings.Contains(c, "ublished") && (hasToken(c, "published") || hasToken(c, "dt-published")) {
 					entryPublished = firstNonEmpty(attr(n, "datetime"), attr(n, "title"))
 				}
 			}
