@@ -162,9 +162,6 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	return pm
 }
 
-// cleanMeta collapses a metadata value's spaces and drops its invisible
-// characters (dropInvisible): metadata is read from attributes, and
-// before prepareDoc cleans the text nodes.
 // siteHeading reports an <h1> that is the site's name: a link to the
 // site's home page and nothing else. Blogger's themes and many older
 // ones set the blog's name so and the post's title in an <h3>; taken for
@@ -221,6 +218,9 @@ func trimSiteName(title, site string) string {
 	return title
 }
 
+// cleanMeta collapses a metadata value's spaces and drops its invisible
+// characters (dropInvisible): metadata is read from attributes, and
+// before prepareDoc cleans the text nodes.
 func cleanMeta(s string) string { return collapseSpace(dropInvisible(s)) }
 
 // publishedMetas are the head's tags for a page's publication date
