@@ -132,6 +132,9 @@ func (c *fetchCmd) print(r *runtime, i int, u string, o fetchOutcome) error {
 			title = res.FinalURL
 		}
 		fmt.Fprintf(&b, "# %s\n\nSource: <%s>\n\n", title, res.FinalURL)
+		if res.Metadata.Paywalled {
+			b.WriteString("*The publisher marks this article as for subscribers only; the text below may be only its free part.*\n\n")
+		}
 		// Most pages open with their title as a heading; printing it twice
 		// wastes a reader's attention (and a model's tokens).
 		if c.StartIndex == 0 {

@@ -32,6 +32,11 @@ func fetchSite(t *testing.T) *httptest.Server {
 			_, _ = w.Write([]byte("0123456789abcdefghij"))
 		case "/missing":
 			http.NotFound(w, r)
+		case "/paywalled":
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte(`<html><head><title>Rents rise</title><script type="application/ld+json">` +
+				`{"@type":"NewsArticle","headline":"Rents rise","isAccessibleForFree":false}</script></head>` +
+				`<body><article><h1>Rents rise</h1><p>Rents in the city rose by a tenth last year, more than anywhere else in the country, and more than wages did.</p></article></body></html>`))
 		default:
 			w.Header().Set("Content-Type", "text/plain")
 			_, _ = w.Write([]byte("page " + r.URL.Path))
@@ -72,6 +77,25 @@ func TestFetchCommandMarkdown(t *testing.T) {
 		"\n---\n\n# " + srv.URL + "/plain\n\nSource: <" + srv.URL + "/plain>\n\n0123456789abcdefghij\n"
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("stdout mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestFetchCommandPaywalled: a page its publisher marks as for
+// subscribers only says so under its address, in Markdown and in JSON.
+func TestFetchCommandPaywalled(t *testing.T) {
+	srv := fetchSite(t)
+	cfg := fetchConfig(t)
+	code, stdout, stderr := runFetch(t, false, "--config", cfg, "fetch", srv.URL+"/paywalled")
+	if code != 0 || stderr != "" {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	want := "Source: <" + srv.URL + "/paywalled>\n\n*The publisher marks this article as for subscribers only; the text below may be only its free part.*\n\nRents in the city"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	code, stdout, _ = runFetch(t, false, "--config", cfg, "fetch", "--json", srv.URL+"/paywalled")
+	if code != 0 || !strings.Contains(stdout, `"paywalled":true`) {
+		t.Errorf("code %d, JSON lacks \"paywalled\":true: %s", code, stdout)
 	}
 }
 
