@@ -248,7 +248,11 @@ import (
 //   - hubspot: a company blog's post on HubSpot's CMS, its text in a
 //     rich-text wrapper of spans, with the author line, share links, a
 //     call-to-action image between its sections, a closing pitch,
-//     topics, a subscription form and related posts.
+//     topics, a subscription form and related posts;
+//   - techtest-de: a German tech site's product test: a Dachzeile, an
+//     author line, an affiliate note, a verdict box (grade, pros and
+//     cons, "Zum Angebot*"), a price comparison between its sections, an
+//     ad label, share links and a best-of list.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -840,6 +844,13 @@ func articleTemplates() []templateCase {
 				"Most have a cause in the layout or the process, not in the person."},
 			without: []string{"Posted by", "Maya Lund", "Share:", "Topics:", "Subscribe to our blog", "Email", "Related Posts",
 				"Peak season starts", "Book a demo", "Privacy Policy"},
+		},
+		{
+			file: "techtest-de.html", url: "https://www.technikheute.example/tests/akku-staubsauger-kraftpaket-x9-im-test-12345.html",
+			with: []string{"Akku-Staubsauger haben das Kabelmodell in vielen Haushalten abgelöst.", "Akku und Laufzeit",
+				"sollte den zweiten Akku gleich mitbestellen."},
+			without: []string{"Jens Becker", "Affiliate-Link", "Zum Angebot", "Preisvergleich", "349 €", "Anzeige",
+				"Artikel teilen", "Die besten Akku-Staubsauger", "Aktuelle Deals", "Impressum"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
