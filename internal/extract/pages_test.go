@@ -216,6 +216,8 @@ func TestClassifyPage(t *testing.T) {
 		{"a date segment before a slug", ``, ``, kindArticle, "https://www.paper.example/business/story/2019-11-19/gannett-merger"},
 		{"a date ending a slug", ``, ``, kindArticle, "https://www.tv.example/news/key-moments-from-the-hearing-2019-11-19/"},
 		{"a day's archive", ``, ``, kindOther, "https://www.paper.example/news/2019-11-19/"},
+		{"a date ending a slug, as a file", ``, ``, kindArticle, "https://daily.example/zpravy/brno/cyklostezka-svratka-kveten-20240314.html"},
+		{"a date alone as a file", ``, ``, kindOther, "https://daily.example/archiv/20240314.html"},
 		// A year and a month joined to a slug of two words or more; a
 		// month's archive, or a month and one word, is no story.
 		{"a month joined to a slug", ``, ``, kindArticle, "https://science.example/news/2019-11-hibernating-astronauts-smaller-spacecraft.html"},

@@ -46,7 +46,8 @@ var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)
 // A whole date in one segment counts too, joined to a slug or an id
 // ("/2025-12-17-minisgl", "/20230410-homelab-4/", Chinese portals'
 // "/201908/t20190826_123.html"), before a slug ("/story/2019-11-19/
-// disney-plus") or ending one ("/key-moments-2019-11-19/"); a day's
+// disney-plus") or ending one ("/key-moments-2019-11-19/", a file
+// "/brno-cyklostezka-20240314.html"); a day's
 // archive ("/news/2019-11-19/") is the date alone. So does a year and a
 // month joined to a slug of two words or more ("/news/2019-11-hibernating-
 // astronauts-smaller-spacecraft.html", a science news network's form;
@@ -54,7 +55,7 @@ var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)
 var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*[a-z][^/]*[-_.][^/]+` +
 	`|/[a-z]{0,3}(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])[-_][^/]+` +
 	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/[^/]*[a-z][^/]*[-_.][^/]+` +
-	`|/[^/]*[a-z][^/]*-(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])/?$` +
+	`|/[^/]*[a-z][^/]*-(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:/|\.[a-z]{2,5})?$` +
 	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-[a-z][^/-]*-[^/]*[a-z][^/]*$`)
 
 func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
