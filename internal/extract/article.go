@@ -318,8 +318,11 @@ func dropAuthorBoxes(root *html.Node) {
 // captionWords name image and video captions by class or id
 // ("wp-caption-text", "article__image-caption", "media-caption"), also in
 // the site's language (German "bildunterschrift", French "legende",
-// Italian "didascalia", Portuguese "legenda", Dutch "bijschrift").
-var captionWords = wordSet(`caption captions figcaption bildunterschrift bildtext legende legenda didascalia bijschrift onderschrift`)
+// Italian "didascalia", Portuguese "legenda", Dutch "bijschrift", Czech
+// "popisek", Norwegian "bildetekst", Danish "billedtekst", Finnish
+// "kuvateksti").
+var captionWords = wordSet(`caption captions figcaption bildunterschrift bildtext legende legenda didascalia bijschrift onderschrift
+	popisek bildetekst billedtekst kuvateksti`)
 
 // maxCaptionWords: a caption is a sentence or two; an element so named
 // that holds more is a theme's container.

@@ -130,8 +130,9 @@ func TestTidyArticle(t *testing.T) {
 			name: "captions named by class",
 			html: `<div class="wp-caption"><img src="a.jpg"><p class="wp-caption-text">The mayor at the signing (Photo: Jane Roe)</p></div>` + story +
 				`<figure><img src="b.jpg"><figcaption class="article__image-caption">Protesters outside city hall</figcaption></figure>` +
-				`<div class="bildunterschrift">Der Bürgermeister bei der Unterzeichnung</div>` + story,
-			gone: []string{"The mayor at the signing", "Protesters outside", "Der Bürgermeister"},
+				`<div class="bildunterschrift">Der Bürgermeister bei der Unterzeichnung</div>` + story +
+				`<div class="foto"><img src="c.jpg"><p class="popisek">Stavba cyklostezky u Kníniček. Foto: Jan Dvořák</p></div>` + story,
+			gone: []string{"The mayor at the signing", "Protesters outside", "Der Bürgermeister", "Stavba cyklostezky"},
 			kept: []string{"The council approved"},
 		},
 		{

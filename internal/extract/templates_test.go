@@ -252,7 +252,12 @@ import (
 //   - techtest-de: a German tech site's product test: a Dachzeile, an
 //     author line, an affiliate note, a verdict box (grade, pros and
 //     cons, "Zum Angebot*"), a price comparison between its sections, an
-//     ad label, share links and a best-of list.
+//     ad label, share links and a best-of list;
+//   - news-cs: a Czech regional paper's short story that declares
+//     nothing, at a file named by its slug and date: a section link, an
+//     author line, a perex, a caption named "popisek" with its credit,
+//     an ad label, a "Čtěte také:" line, tags, share links, a discussion
+//     and a "most read" column.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -851,6 +856,13 @@ func articleTemplates() []templateCase {
 				"sollte den zweiten Akku gleich mitbestellen."},
 			without: []string{"Jens Becker", "Affiliate-Link", "Zum Angebot", "Preisvergleich", "349 €", "Anzeige",
 				"Artikel teilen", "Die besten Akku-Staubsauger", "Aktuelle Deals", "Impressum"},
+		},
+		{
+			file: "news-cs.html", url: "https://jihomoravsky.example/zpravy/brno/cyklostezka-svratka-kveten-otevreni-20240314.html",
+			with: []string{"Cyklisté se dočkají nové stezky podél řeky Svratky už v polovině května.",
+				"bude stezka široká tři metry", "stavět by se mohlo od roku 2026."},
+			without: []string{"Jihomoravský deník", "Petr Novák", "Stavba cyklostezky", "Reklama", "Čtěte také", "Tramvaj do Bystrce",
+				"Štítky", "Sdílet", "Diskuse", "Nejčtenější", "Všechna práva"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
