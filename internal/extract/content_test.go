@@ -9,10 +9,11 @@ import (
 	"github.com/markusmobius/go-trafilatura"
 )
 
-// TestTrafilaturaLineBreaks checks the fork's change to go-trafilatura's
-// paragraph handling (third_party/go-trafilatura/FORK.md): a line break
+// TestTrafilaturaLineBreaks checks the fork's changes to go-trafilatura's
+// text handling (third_party/go-trafilatura/FORK.md): a line break
 // that text follows stays, so the words either side of it are not
-// glued, and one that ends the paragraph still goes.
+// glued, and one that ends the paragraph still goes; the spaces around
+// a list item's links stay.
 func TestTrafilaturaLineBreaks(t *testing.T) {
 	filler := strings.Repeat("The paragraph goes on with more words about the same topic. ", 6)
 	tests := []struct {
@@ -27,6 +28,13 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 			[]string{"See the guide\nGuide to food"}, []string{"guideGuide"}},
 		{"trailing break", `<p>` + filler + `The end.<br></p><p>` + filler + `</p>`,
 			[]string{"The end.\n\n"}, nil},
+		// The spaces between a list item's links and its words are the
+		// tails of the links; v1.12.2 trimmed them ("through<a>lexing
+		// </a>,<a>parsing</a>and").
+		{"links in a list item", `<p>` + filler + `</p><ul><li><a href="/d">A tiny compiler</a> – a walk through <a href="/e">lexing</a>, ` +
+			`<a href="/f">parsing</a> and <a href="/g">code generation</a>.</li><li><a href="/h">Caching</a> <a href="/i">TTLs</a></li></ul>`,
+			[]string{"A tiny compiler – a walk through lexing, parsing and code generation.", "Caching TTLs"},
+			[]string{"throughlexing", "parsingand", "CachingTTLs"}},
 	}
 	u, _ := url.Parse("https://example.com/story/food")
 	for _, tt := range tests {

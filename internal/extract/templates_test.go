@@ -257,7 +257,9 @@ import (
 //     nothing, at a file named by its slug and date: a section link, an
 //     author line, a perex, a caption named "popisek" with its credit,
 //     an ad label, a "Čtěte také:" line, tags, share links, a discussion
-//     and a "most read" column.
+//     and a "most read" column;
+//   - linkroundup: a personal blog's weekly notes, a list of links each
+//     with a line of comment, most of its words link text.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -863,6 +865,12 @@ func articleTemplates() []templateCase {
 				"bude stezka široká tři metry", "stavět by se mohlo od roku 2026."},
 			without: []string{"Jihomoravský deník", "Petr Novák", "Stavba cyklostezky", "Reklama", "Čtěte také", "Tramvaj do Bystrce",
 				"Štítky", "Sdílet", "Diskuse", "Nejčtenější", "Všechna práva"},
+		},
+		{
+			file: "linkroundup.html", url: "https://ana.example/notes/142",
+			with: []string{"A quieter week. I finally read", "Cache invalidation, the practical version",
+				"coordinated omission, explained with", "I lost an hour here.", "I read everything."},
+			without: []string{"Archive", "Weekly notes #141", "Weekly notes #143", "Subscribe via RSS"},
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",

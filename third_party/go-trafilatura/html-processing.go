@@ -217,9 +217,14 @@ func handleTextNode(node *html.Node, cache *lru.Cache, fixComments, preserveSpac
 		}
 	}
 
-	// Trim values
+	// Trim values. A tail keeps one space where it had whitespace at
+	// either end (webgate's change): the tail is the text between this
+	// element and the next one inside the same block, and trimmed away
+	// it glued words ("walk through<a>lexing</a>,<a>parsing</a>and").
+	// Python trafilatura trims it too, but its text output puts spaces
+	// back between elements; an HTML tree has nothing to put them back.
 	if !preserveSpaces {
-		text, tail = trim(text), trim(tail)
+		text, tail = trim(text), trimKeepEdges(tail)
 		etree.SetText(node, text)
 		etree.SetTail(node, tail)
 	}

@@ -22,12 +22,32 @@ import (
 	"mime"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // trim removes unnecessary spaces within a text string.
 func trim(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.TrimSpace(s)
+}
+
+// trimKeepEdges is trim that keeps a single space at each end of s that
+// began or ended with whitespace: whitespace alone becomes one space.
+func trimKeepEdges(s string) string {
+	t := trim(s)
+	if t == "" {
+		if s != "" && strings.TrimSpace(s) == "" {
+			return " "
+		}
+		return ""
+	}
+	if strings.TrimLeftFunc(s, unicode.IsSpace) != s {
+		t = " " + t
+	}
+	if strings.TrimRightFunc(s, unicode.IsSpace) != s {
+		t += " "
+	}
+	return t
 }
 
 func strWordCount(s string) int {
