@@ -195,6 +195,13 @@ func TestMetadata(t *testing.T) {
 			want: Metadata{Title: "T", Paywalled: true},
 		},
 		{
+			name: "a list of article teasers, the first for subscribers (microdata)",
+			html: `<html><head><title>T</title></head><body>` +
+				`<article itemscope itemtype="https://schema.org/NewsArticle"><meta itemprop="isAccessibleForFree" content="false"><p>x</p></article>` +
+				`<article itemscope itemtype="https://schema.org/NewsArticle"><meta itemprop="isAccessibleForFree" content="true"><p>y</p></article></body></html>`,
+			want: Metadata{Title: "T"},
+		},
+		{
 			name: "a free article",
 			html: `<html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":true}</script></head><body><p>x</p></body></html>`,
 			want: Metadata{Title: "T"},

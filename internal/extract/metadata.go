@@ -130,8 +130,10 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	m.Description = cleanMeta(firstNonEmpty(ld.description, metas["og:description"], metas["description"], metas["twitter:description"], metas["dc.description"]))
 	// Google's markup for subscription content: in JSON-LD on the
 	// article's node, or as microdata (<meta itemprop="isAccessibleForFree"
-	// content="False">).
-	m.Paywalled = ld.paywalled || ldFalse(metas["isaccessibleforfree"])
+	// content="False">). The first microdata value is the page's only
+	// when the page holds one article item: several are a list of
+	// teasers, where it is the first teaser's (as for classifyPage).
+	m.Paywalled = ld.paywalled || pm.microArticles <= 1 && ldFalse(metas["isaccessibleforfree"])
 	m.SiteName = cleanMeta(firstNonEmpty(metas["og:site_name"], ld.publisher, metas["application-name"], metas["apple-mobile-web-app-title"]))
 	m.Language = normalizeLang(firstNonEmpty(htmlLang, ld.language, metas["og:locale"], metas["content-language"], metas["language"], metas["dc.language"]))
 	// The first date that parses is the page's, most deliberate source
