@@ -222,6 +222,8 @@ func prepareDoc(doc *html.Node) {
 				// Metadata is already read; every extractor ignores
 				// these, and dropping them once saves each extractor
 				// cloning and walking thousands of nodes (inline SVG).
+				// AMP's ad slots go here too, for the opposite reason:
+				// the extractors keep their placeholder text (ampAds).
 				n.RemoveChild(c)
 			case c.Type == html.TextNode:
 				c.Data = dropInvisible(c.Data)
