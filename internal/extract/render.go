@@ -240,6 +240,14 @@ func emptyInline(n *html.Node) bool {
 // tidyMarkdown empties whitespace-only lines outside fenced code (the
 // converter leaves indentation on blank lines inside list items) and caps
 // blank runs at one. Lines inside fences are left exactly as they are.
+//
+// It also drops a line holding only a backslash after a hard line break.
+// A link around blocks (a card: its image, title and summary in one <a>)
+// cannot hold a blank line, so the converter writes each blank line in
+// one as such a line, itself a hard break (CommonMark 6.7), after the
+// hard break ("  ") that ends the line before it. That break already
+// starts a new line, so the link reads the same without it and the model
+// reads fewer signs (3,280 such lines on 65 of the dev sets' pages).
 func tidyMarkdown(s string) string {
 	lines := strings.Split(s, "\n")
 	out := lines[:0]
@@ -256,6 +264,9 @@ func tidyMarkdown(s string) string {
 				continue
 			}
 			out = append(out, "")
+			continue
+		}
+		if fence == "" && l == `\` && len(out) > 0 && strings.HasSuffix(out[len(out)-1], "  ") {
 			continue
 		}
 		blank = 0

@@ -119,3 +119,26 @@ func FuzzUnescapeIntraword(f *testing.F) {
 		}
 	})
 }
+
+// TestTidyMarkdownBlockLinks checks that a link around blocks (a card)
+// loses the backslash lines the converter writes for its blank lines,
+// keeping one hard break between its parts, and that a backslash line
+// elsewhere, or inside fenced code, stays.
+func TestTidyMarkdownBlockLinks(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<a href="https://docs.example.com/webhooks"><div><h2>Webhooks</h2><div><p>Verify every event.</p></div></div></a>`,
+			"[**Webhooks**  \nVerify every event.](https://docs.example.com/webhooks)"},
+		{`<a href="https://example.com/v"><img src="https://example.com/t.jpg" alt="Ann"><p>Ann Lee</p><p>Nurse</p></a>`,
+			"[![Ann](https://example.com/t.jpg)  \nAnn Lee  \nNurse](https://example.com/v)"},
+		{`<pre><code>a  
+\
+b</code></pre>`, "```\na  \n\\\nb\n```"},
+		{`<p>C:\</p>`, `C:\\`},
+	}
+	for _, tt := range tests {
+		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil))
+		if got != tt.want {
+			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
