@@ -35,9 +35,11 @@ var (
 )
 
 // langFromAttrs returns the code language n declares, if any.
+// Mintlify writes it as <pre language="bash"><code language="bash">,
+// beside Shiki's classes, which name only the theme.
 func langFromAttrs(n *html.Node) string {
-	for _, k := range []string{"data-lang", "data-language", "lang"} {
-		if k == "lang" && n.DataAtom != atom.Code && n.DataAtom != atom.Pre {
+	for _, k := range []string{"data-lang", "data-language", "lang", "language"} {
+		if (k == "lang" || k == "language") && n.DataAtom != atom.Code && n.DataAtom != atom.Pre {
 			continue
 		}
 		if v := strings.TrimSpace(attr(n, k)); v != "" && len(v) < 24 && !strings.ContainsAny(v, " /") {

@@ -269,6 +269,7 @@ func TestCodeLanguageDetection(t *testing.T) {
 		{`<div class="highlight-python notranslate"><div class="highlight"><pre>x = 1</pre></div></div>`, "python"},
 		{`<div class="language-ruby highlighter-rouge"><div class="highlight"><pre class="highlight"><code>puts 1</code></pre></div></div>`, "ruby"},
 		{`<pre data-lang="sql">SELECT 1</pre>`, "sql"},
+		{`<pre class="shiki github-light" language="bash"><code language="bash" numberOfLines="1"><span class="line">ls</span></code></pre>`, "bash"},
 		{`<pre class="brush: php">echo 1;</pre>`, "php"},
 		{`<pre lang="en">not code language</pre>`, ""},
 		{`<pre class="rust rust-example-rendered"><code>let x = 1;</code></pre>`, "rust"},
