@@ -3,6 +3,8 @@ package extract
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -245,6 +247,7 @@ func prepareDoc(doc *html.Node) {
 					plainHeading(c)
 				}
 				openPanel(c)
+				spaceLinks(c)
 				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
 				} else if headingWrapper(c) {
@@ -273,6 +276,28 @@ func prepareDoc(doc *html.Node) {
 		removeNode(n)
 	}
 	unhideBackdrop(doc)
+}
+
+// spaceLinks puts a space between a link and a link right after it when
+// the second starts a word of its own (a capital or a digit). Nothing
+// but a stylesheet separates links laid out as a row or a grid (a
+// docs page's "previous" and "next", a list of brands, a set of tabs),
+// and every extractor read them as one word: "QuickstartWebhooks",
+// "AAAEsurance" (161 such pairs on 44 of the dev sets' pages). A word
+// split over two links by an editor's markup ("Co<a>ntact</a>") goes on
+// in small letters and stays whole; code keeps its characters.
+func spaceLinks(a *html.Node) {
+	b := a.NextSibling
+	if a.DataAtom != atom.A || b == nil || b.DataAtom != atom.A || b.Type != html.ElementNode {
+		return
+	}
+	x, y := textOf(a), textOf(b)
+	last, _ := utf8.DecodeLastRuneInString(x)
+	first, _ := utf8.DecodeRuneInString(y)
+	if x == "" || y == "" || unicode.IsSpace(last) || !(unicode.IsUpper(first) || unicode.IsDigit(first)) || hasAncestor(a, atom.Pre) {
+		return
+	}
+	a.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, b)
 }
 
 // plainCode readies a code block for the extractors, which judge what is

@@ -168,3 +168,24 @@ func preparedPage(t *testing.T, body string) *html.Node {
 	prepareDoc(doc)
 	return doc
 }
+
+// TestSpaceLinks checks that links a stylesheet lays out side by side
+// get a space between them when the second starts a word, and that a
+// word split over links, links with space between them, and links in
+// code keep their text as it is.
+func TestSpaceLinks(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<div class="flex"><a href="/quickstart">Quickstart</a><a href="/webhooks">Webhooks</a></div>`, "Quickstart Webhooks"},
+		{`<p><a href="/b/aaa">AAA</a><a href="/b/erie">Erie</a><a href="/b/2">2 more</a></p>`, "AAA Erie 2 more"},
+		{`<p>The <a href="/a">Arte</a><a href="/b">mis m</a><a href="/c">oon program</a>.</p>`, "The Artemis moon program."},
+		{`<p><a href="/a">Home</a> <a href="/b">News</a></p>`, "Home News"},
+		{`<p>See <a href="/a">@pat</a><a href="/b">.</a></p>`, "See @pat."},
+		{`<pre><code><a href="/io">io</a><a href="/r">Reader</a></code></pre>`, "ioReader"},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, tt.in)
+		if got := strings.TrimSpace(textOf(findBody(doc))); got != tt.want {
+			t.Errorf("%s: text %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
