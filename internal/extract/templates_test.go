@@ -943,6 +943,10 @@ func articleTemplates() []templateCase {
 //   - mdn: an MDN reference page with its sidebars, breadcrumbs, a
 //     baseline box, parameters as a definition list, code under language
 //     labels, a specification table and the "Help improve MDN" box;
+//   - mintlify: a Mintlify page (Next.js, Tailwind), its code group's
+//     fence named only by a language attribute, parameters as fields of
+//     <div>s, cards that are one link around a title and a summary,
+//     and "previous" and "next" links that only a flex row separates;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1037,6 +1041,17 @@ func TestDocsTemplates(t *testing.T) {
 				"How to read/write from/to a file", "Accept all cookies", "Log in", "Try Teams for free", "Site design / logo",
 				"Highest score (default)", "Question feed"},
 			markdown: []string{"```go\nf, err"},
+		},
+		{
+			file: "mintlify.html", url: "https://docs.relay.dev/essentials/authentication",
+			with: []string{"Authenticate requests to the Relay API", "Every request to the Relay API carries a credential",
+				"A key starts with", "Never ship it in a browser bundle", "How long the token lasts, in seconds",
+				"A token never has more scopes", "messages:write", "Revoke the old key.", "Verify the signature on every event"},
+			without: []string{"Search...", "Ctrl K", "Ask AI", "Get Started", "On this page", "Copy page",
+				"Was this page helpful", "Suggest edits", "Raise issue", "Powered by", "Copy the contents", "\n\\\n"},
+			once:     "Short-lived tokens",
+			markdown: []string{"```bash\ncurl https://api.relay.dev", "[**Webhooks**  \nVerify the signature",
+				"[Quickstart](https://docs.relay.dev/quickstart) [Webhooks]"},
 		},
 	}
 	for _, tc := range tests {
