@@ -330,10 +330,31 @@ func plainCode(pre *html.Node) {
 // unlikely-candidate words anywhere (a pattern without word bounds), and
 // "header" is one; on a heading, the name says what the element is,
 // not that it is the page's header. Trafilatura keeps such headings.
+//
+// It also turns the <div>s inside a heading into <span>s. A heading holds
+// phrasing content only (HTML 4.3.6), but GitBook and other React themes
+// set a heading's text in a <div> beside another for its permalink
+// (<h2><div><a href="#x"></a></div><div>Requirements</div></h2>).
+// Readability judged each as a block of its own and removed the short
+// one, so every section heading of such a page was left empty.
 func plainHeading(h *html.Node) {
 	holdsHeader := func(name string) bool { return containsFold(name, "header") }
 	dropNames(h, "class", holdsHeader)
 	dropNames(h, "id", holdsHeader)
+	for _, d := range elementsUnder(h) {
+		if d.DataAtom != atom.Div {
+			continue
+		}
+		// Two blocks read as two words: "<div>Part 1</div><div>The
+		// start</div>" must not become "Part 1The start".
+		d.Data, d.DataAtom = "span", atom.Span
+		if d.PrevSibling != nil {
+			d.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, d)
+		}
+		if d.NextSibling != nil {
+			d.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, d.NextSibling)
+		}
+	}
 }
 
 // dropNames removes from n's space-separated attribute key (class, id)

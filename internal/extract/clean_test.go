@@ -189,3 +189,24 @@ func TestSpaceLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainHeadingDivs checks that the <div>s a theme sets inside a
+// heading become <span>s, with a space between two of them, so that
+// readability keeps the heading's text.
+func TestPlainHeadingDivs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<h2 id="req"><div class="grid-area-1-1"><a href="#req" aria-label="Direct link to heading"></a></div><div class="grid-area-1-1 z-[1]">Requirements</div></h2>`, "Requirements"},
+		{`<h3><div>Part 1</div><div>The start</div></h3>`, "Part 1 The start"},
+		{`<h4 class="code-header">pub fn map&lt;U&gt;(self) -&gt; U<div class="where">where F: FnOnce(T) -&gt; U</div></h4>`, "pub fn map<U>(self) -> U where F: FnOnce(T) -> U"},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, tt.in)
+		h := findFirst(doc, func(n *html.Node) bool { return headingAtoms[n.DataAtom] })
+		if d := findFirst(h, func(n *html.Node) bool { return n != h && n.DataAtom == atom.Div }); d != nil {
+			t.Errorf("%s: a <div> is left in the heading", tt.in)
+		}
+		if got := strings.Join(strings.Fields(textOf(h)), " "); got != tt.want {
+			t.Errorf("%s: text %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
