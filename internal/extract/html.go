@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	nurl "net/url"
+	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -73,6 +74,9 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	case HTML:
 		out.Content = renderHTML(content)
 	default:
+		if h := titleHeading(content, meta.Title); h != nil {
+			h.Data, h.DataAtom = "h1", atom.H1
+		}
 		out.Content = renderMarkdown(content, base)
 		// Extractors often drop the <h1> because it duplicates <title>;
 		// a Markdown reader (usually a model) still wants to know what
@@ -82,4 +86,51 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		}
 	}
 	return out, nil
+}
+
+// maxTitleLead is how many words may come before a heading that opens
+// the content (a breadcrumb's or a kicker's line).
+const maxTitleLead = 12
+
+// titleHeading returns the heading that opens content when the page's
+// title holds its text and no <h1> is left: readability renames the
+// page's <h1> to <h2>, as Readability.js does (the title is shown apart),
+// and the Markdown then opened with the title and repeated it at once
+// ("# Deploying with Docker | Harbor Docs", "## Deploying with Docker").
+// That heading becomes the <h1> instead, and the title is not added.
+func titleHeading(content *html.Node, title string) *html.Node {
+	title = strings.ToLower(strings.Join(strings.Fields(title), " "))
+	if title == "" || findFirst(content, func(n *html.Node) bool { return isElem(n, atom.H1) }) != nil {
+		return nil
+	}
+	var first *html.Node
+	lead := 0
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if lead += countWords(c.Data); lead > maxTitleLead {
+					return true
+				}
+			case headingAtoms[c.DataAtom]:
+				first = c
+				return true
+			case c.Type == html.ElementNode:
+				if walk(c) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(content)
+	if first == nil {
+		return nil
+	}
+	h := strings.ToLower(strings.Join(strings.Fields(textOf(first)), " "))
+	if h == "" || !strings.Contains(title, h) {
+		return nil
+	}
+	return first
 }

@@ -142,3 +142,29 @@ b</code></pre>`, "```\na  \n\\\nb\n```"},
 		}
 	}
 }
+
+// TestTitleHeading checks which heading opens a page's Markdown as its
+// <h1>: the first heading, when the title holds its text and at most a
+// line of words comes before it; otherwise none, and Extract heads the
+// Markdown with the title.
+func TestTitleHeading(t *testing.T) {
+	tests := []struct {
+		in, title, want string
+	}{
+		{`<h2>Deploying with Docker</h2><p>Run Harbor in a container.</p>`, "Deploying with Docker | Harbor Docs", "Deploying with Docker"},
+		{`<p><a href="/deploy">Deploy</a></p><h2>Deploying  with docker</h2><p>Run it.</p>`, "Deploying with Docker | Harbor Docs", "Deploying  with docker"},
+		{`<h2>Requirements</h2><p>Docker 24.</p>`, "Deploying with Docker | Harbor Docs", ""},
+		{`<p>Harbor ships as one image that holds the server and its command-line tool, and keeps its data on a volume.</p><h2>Deploying with Docker</h2>`, "Deploying with Docker", ""},
+		{`<h1>Deploying</h1><h2>Deploying</h2>`, "Deploying", ""},
+		{`<h2>Deploying</h2>`, "", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if h := titleHeading(parseFragment(t, tt.in), tt.title); h != nil {
+			got = textOf(h)
+		}
+		if got != tt.want {
+			t.Errorf("titleHeading(%s, %q) = %q, want %q", tt.in, tt.title, got, tt.want)
+		}
+	}
+}
