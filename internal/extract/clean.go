@@ -247,6 +247,7 @@ func prepareDoc(doc *html.Node) {
 					plainHeading(c)
 				}
 				openPanel(c)
+				dropScrollbarNames(c)
 				spaceLinks(c)
 				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
@@ -276,6 +277,20 @@ func prepareDoc(doc *html.Node) {
 		removeNode(n)
 	}
 	unhideBackdrop(doc)
+}
+
+// dropScrollbarNames drops from an element's classes the names that
+// style its scrollbar away ("hide-scroll", "hide-scrollbar"), as
+// GitBook's every code block has. Trafilatura reads a class that starts
+// with "hide-" as a hidden element and dropped the block; the box is
+// shown, only its scrollbar is not.
+func dropScrollbarNames(n *html.Node) {
+	if !containsFold(attr(n, "class"), "hide-scroll") {
+		return
+	}
+	dropNames(n, "class", func(name string) bool {
+		return strings.HasPrefix(strings.ToLower(name), "hide-scroll")
+	})
 }
 
 // spaceLinks puts a space between a link and a link right after it when

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -208,5 +209,23 @@ func TestPlainHeadingDivs(t *testing.T) {
 		if got := strings.Join(strings.Fields(textOf(h)), " "); got != tt.want {
 			t.Errorf("%s: text %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestScrollbarNames checks that a code block whose class hides only its
+// scrollbar ("hide-scroll", GitBook) reaches trafilatura's reading.
+func TestScrollbarNames(t *testing.T) {
+	para := `<p>Harbor writes a snapshot of its database once an hour, and you can take one yourself at any time with the command below, before an upgrade or a move of the host.</p>`
+	page := `<html><body><article><h1>Backups</h1>` + strings.Repeat(para, 4) +
+		`<pre class="hide-scroll relative overflow-auto"><code>harbor snapshot create --to /backups/now.db</code></pre>` +
+		`<p>Copy the snapshot off the machine. A snapshot on the same disk as the database is lost with it.</p></article></body></html>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepareDoc(doc)
+	traf := candTrafilatura(doc, nil, trafRun{focus: trafilatura.Balanced})
+	if traf == nil || !strings.Contains(textOf(traf), "harbor snapshot create") {
+		t.Errorf("trafilatura lost the code block: %q", textOf(traf))
 	}
 }
