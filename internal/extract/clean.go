@@ -248,6 +248,7 @@ func prepareDoc(doc *html.Node) {
 				}
 				openPanel(c)
 				dropScrollbarNames(c)
+				ariaTable(c)
 				spaceLinks(c)
 				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
@@ -292,6 +293,73 @@ func dropScrollbarNames(n *html.Node) {
 		return strings.HasPrefix(strings.ToLower(name), "hide-scroll")
 	})
 }
+
+// ariaTable rebuilds as a <table> a table made of <div>s with ARIA's
+// roles (WAI-ARIA 1.2, "table", "row", "cell"): GitBook and React table
+// components lay data out so, and every extractor read each cell as a
+// paragraph of its own, so the Markdown lost the columns. Only the strict
+// shape is rebuilt, a table or grid whose children are rows or row groups
+// of rows, and whose rows hold cells and headers only; anything else stays
+// as it is.
+func ariaTable(t *html.Node) {
+	if t.DataAtom != atom.Div || !(attr(t, "role") == "table" || attr(t, "role") == "grid") {
+		return
+	}
+	var rows []*html.Node
+	var groups []*html.Node
+	row := func(r *html.Node) bool {
+		if r.Type != html.ElementNode || attr(r, "role") != "row" {
+			return false
+		}
+		cells := 0
+		for c := r.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+			case c.Type == html.ElementNode && ariaCells[attr(c, "role")] != 0:
+				cells++
+			default:
+				return false
+			}
+		}
+		rows = append(rows, r)
+		return cells > 0
+	}
+	for c := t.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		case c.Type == html.ElementNode && attr(c, "role") == "rowgroup":
+			for r := c.FirstChild; r != nil; r = r.NextSibling {
+				if !(r.Type == html.TextNode && strings.TrimSpace(r.Data) == "") && !row(r) {
+					return
+				}
+			}
+			groups = append(groups, c)
+		case row(c):
+		default:
+			return
+		}
+	}
+	if len(rows) < 2 {
+		return
+	}
+	t.Data, t.DataAtom = "table", atom.Table
+	for _, g := range groups {
+		g.Data, g.DataAtom = "tbody", atom.Tbody
+	}
+	for _, r := range rows {
+		r.Data, r.DataAtom = "tr", atom.Tr
+		for c := r.FirstChild; c != nil; c = c.NextSibling {
+			if a := ariaCells[attr(c, "role")]; c.Type == html.ElementNode && a != 0 {
+				c.DataAtom, c.Data = a, a.String()
+			}
+		}
+	}
+}
+
+// ariaCells maps ARIA's cell roles to the HTML elements they stand for.
+// A row's header stays a <td>: Markdown has column headers only, and the
+// converter moved a row holding a <th> to the top as the table's header.
+var ariaCells = map[string]atom.Atom{"cell": atom.Td, "gridcell": atom.Td, "columnheader": atom.Th, "rowheader": atom.Td}
 
 // spaceLinks puts a space between a link and a link right after it when
 // the second starts a word of its own (a capital or a digit). Nothing

@@ -229,3 +229,25 @@ func TestScrollbarNames(t *testing.T) {
 		t.Errorf("trafilatura lost the code block: %q", textOf(traf))
 	}
 }
+
+// TestAriaTable checks that a table built of <div>s with ARIA's roles
+// becomes a Markdown table, and that a shape ARIA does not define (a
+// row holding something other than cells, a single row) stays as it is.
+func TestAriaTable(t *testing.T) {
+	head := `<div role="rowgroup"><div role="row"><div role="columnheader">Variable</div><div role="columnheader">Default</div></div></div>`
+	tests := []struct{ in, want string }{
+		{`<div role="table">` + head + `<div role="rowgroup"><div role="row"><div role="cell"><p><code>HARBOR_LISTEN</code></p></div><div role="cell"><p>:8443</p></div></div>` +
+			`<div role="row"><div role="cell">HARBOR_LOG</div><div role="cell">text</div></div></div></div>`,
+			"| Variable        | Default |\n|-----------------|---------|\n| `HARBOR_LISTEN` | :8443   |\n| HARBOR_LOG     | text    |"},
+		{`<div role="grid"><div role="row"><div role="gridcell">Mon</div><div role="gridcell">9–17</div></div><div role="row"><div role="rowheader">Tue</div><div role="gridcell">9–12</div></div></div>`,
+			"|     |      |\n|-----|------|\n| Mon | 9–17 |\n| Tue | 9–12 |"},
+		{`<div role="table">` + head + `<div role="row"><div class="wrap"><div role="cell">a</div></div></div></div>`, "Variable\n\nDefault\n\na"},
+		{`<div role="table"><div role="row"><div role="cell">a</div><div role="cell">b</div></div></div>`, "a\n\nb"},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, tt.in)
+		if got := strings.TrimSpace(renderMarkdown(findBody(doc), nil)); got != tt.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
