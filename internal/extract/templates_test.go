@@ -947,6 +947,10 @@ func articleTemplates() []templateCase {
 //     fence named only by a language attribute, parameters as fields of
 //     <div>s, cards that are one link around a title and a summary,
 //     and "previous" and "next" links that only a flex row separates;
+//   - gitbook: a GitBook page, whose headings set their text in a <div>
+//     beside the permalink's, whose code block's class starts with
+//     "hide-scroll", whose table is <div>s with ARIA's roles, with hints,
+//     an expandable section and "Previous" and "Next" cards;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1049,9 +1053,21 @@ func TestDocsTemplates(t *testing.T) {
 				"A token never has more scopes", "messages:write", "Revoke the old key.", "Verify the signature on every event"},
 			without: []string{"Search...", "Ctrl K", "Ask AI", "Get Started", "On this page", "Copy page",
 				"Was this page helpful", "Suggest edits", "Raise issue", "Powered by", "Copy the contents", "\n\\\n"},
-			once:     "Short-lived tokens",
+			once: "Short-lived tokens",
 			markdown: []string{"```bash\ncurl https://api.relay.dev", "[**Webhooks**  \nVerify the signature",
 				"[Quickstart](https://docs.relay.dev/quickstart) [Webhooks]"},
+		},
+		{
+			file: "gitbook.html", url: "https://docs.harbor.dev/deploy/docker",
+			with: []string{"Run Harbor in a container, with its data on a volume.", "Harbor ships as one image", "Requirements\n",
+				"Run the container\n", "Environment\n", "At least 1 GiB of memory", "ghcr.io/harbor-dev/harbor:3.2",
+				"Mount a named volume.", "The address the server listens on.", "Running behind a reverse proxy",
+				"or every request in the audit log"},
+			without: []string{"Ask or search", "Ctrl K", "Powered by GitBook", "Deploying on Kubernetes", "On this page",
+				"Edit on GitHub", "Previous", "## Deploying with Docker", "| Harbor Docs"},
+			once: "Deploying with Docker",
+			markdown: []string{"# Deploying with Docker\n", "## Requirements\n", "| `HARBOR_LISTEN`      | `:8443` | The address the server listens on.",
+				"services:\n  harbor:\n"},
 		},
 	}
 	for _, tc := range tests {
