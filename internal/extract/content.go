@@ -335,6 +335,7 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 	root := newDiv()
 	adopt(root, res.ContentNode)
 	fixAtoms(root)
+	restorePre(root)
 	dropFlatRepeat(root, headText(doc))
 	if run.comments && res.CommentsNode != nil {
 		adopt(root, res.CommentsNode)
@@ -342,6 +343,43 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 	}
 	return root
 }
+
+// restorePre turns the code blocks of trafilatura's reading back into
+// <pre>. Trafilatura renames a <pre> it takes for code to <code> (its
+// XML's code element), around the page's own <code>, so the block stood
+// among the paragraphs as inline code: the Markdown made it one line in
+// backticks, its line breaks gone ("`postgres=# EXPLAIN SELECT … QUERY
+// PLAN ----`": 14 blocks on 2 dev pages) and the language lost. A <code>
+// that stands alone in a block container (no text beside it) is such a
+// block; inline code sits in a paragraph, a list item or a cell.
+func restorePre(root *html.Node) {
+	for _, c := range elementsUnder(root) {
+		if c.DataAtom != atom.Code || c.Parent == nil || !codeContainer[c.Parent.DataAtom] || hasAncestor(c, atom.Pre) {
+			continue
+		}
+		alone := true
+		for _, s := range []*html.Node{c.PrevSibling, c.NextSibling} {
+			if s != nil && (s.Type == html.TextNode && strings.TrimSpace(s.Data) != "" || s.Type == html.ElementNode && !blockAtoms[s.DataAtom]) {
+				alone = false
+			}
+		}
+		if !alone {
+			continue
+		}
+		if inner := soleElement(c); inner != nil && inner.DataAtom == atom.Code {
+			moveChildrenBefore(inner, inner)
+			c.RemoveChild(inner)
+		}
+		pre := &html.Node{Type: html.ElementNode, Data: "pre", DataAtom: atom.Pre}
+		c.Parent.InsertBefore(pre, c)
+		c.Parent.RemoveChild(c)
+		pre.AppendChild(c)
+	}
+}
+
+// codeContainer are the elements a code block of trafilatura's reading
+// stands in.
+var codeContainer = map[atom.Atom]bool{atom.Div: true, atom.Body: true, atom.Section: true, atom.Article: true, atom.Main: true, atom.Blockquote: true}
 
 // fixAtoms sets each element's DataAtom from its name. go-trafilatura
 // creates elements without one and renames elements (a <div> to <p>, a

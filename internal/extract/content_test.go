@@ -46,6 +46,27 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 	}
 }
 
+// TestTrafilaturaCodeBlocks checks that the code blocks of trafilatura's
+// reading come back as <pre> with their line breaks, one line long or
+// many, while inline code stays inline.
+func TestTrafilaturaCodeBlocks(t *testing.T) {
+	filler := strings.Repeat("The planner reads the statistics of each table before it picks a plan for the query. ", 4)
+	body := `<p>` + filler + `</p><pre class="overflow-x-auto"><code class="language-sql">EXPLAIN SELECT * FROM accounts WHERE id &lt; 100;
+         QUERY PLAN
+--------------------------
+ Seq Scan on accounts</code></pre><p>` + filler + ` Run <code>ANALYZE</code> first.</p>` +
+		`<pre data-language="tsx"><code>useDrift(key, fetcher)</code></pre><p>` + filler + `</p>`
+	u, _ := url.Parse("https://example.com/docs/planner")
+	doc := parseFragment(t, `<article>`+body+`</article>`)
+	traf := candTrafilatura(doc, u, trafRun{focus: trafilatura.FavorRecall})
+	md := renderMarkdown(traf, u)
+	for _, want := range []string{"```\nEXPLAIN SELECT * FROM accounts WHERE id < 100;\n         QUERY PLAN\n---", "```\nuseDrift(key, fetcher)\n```", "Run `ANALYZE` first."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q in:\n%s", want, md)
+		}
+	}
+}
+
 // TestReadingFurniture checks that a form, a breadcrumb and a tooltip
 // inside readability's block leave the reading of a page that declares nothing,
 // as they leave an article's: a newsletter box's field label and small
