@@ -951,6 +951,9 @@ func articleTemplates() []templateCase {
 //     beside the permalink's, whose code block's class starts with
 //     "hide-scroll", whose table is <div>s with ARIA's roles, with hints,
 //     an expandable section and "Previous" and "Next" cards;
+//   - nextra: a Nextra page, whose one-line code blocks trafilatura's
+//     reading turned into inline code, with a callout, steps, tabs, the
+//     "On This Page" column and "previous" and "next" links;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1068,6 +1071,16 @@ func TestDocsTemplates(t *testing.T) {
 			once: "Deploying with Docker",
 			markdown: []string{"# Deploying with Docker\n", "## Requirements\n", "| `HARBOR_LISTEN`      | `:8443` | The address the server listens on.",
 				"services:\n  harbor:\n"},
+		},
+		{
+			file: "nextra.html", url: "https://drift.dev/docs/revalidation",
+			with: []string{"Drift serves what it has in its cache at once", "Revalidate on focus\n", "Turn it off for data that never changes",
+				"revalidateOnFocus: false", "Polling pauses while the tab is hidden", "Your server pays for each one.",
+				"Start at thirty seconds", "useDriftImmutable(key, fetcher)", "An immutable query is fetched once"},
+			without: []string{"Search documentation", "Getting Started", "On This Page", "Give us feedback", "Edit this page",
+				"Data Fetching", "MIT 2026", "Change theme", "Copy code", "`const"},
+			once:     "Revalidate on interval",
+			markdown: []string{"# Revalidation\n", "```tsx\nconst { data } = useDrift(", "```tsx\nuseDriftImmutable(key, fetcher)\n```"},
 		},
 	}
 	for _, tc := range tests {
