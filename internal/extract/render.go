@@ -25,7 +25,13 @@ import (
 var mdConverter = sync.OnceValue(func() *converter.Converter {
 	return converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
-		commonmark.NewCommonmarkPlugin(),
+		// Between two lists in a row the plugin writes the HTML comment
+		// "<!--THE END-->", so that a CommonMark renderer keeps them apart
+		// (5.3: a blank line alone does not end a list). webgate's reader
+		// is a model reading the Markdown itself, for which the comment
+		// is noise: 948 of them on 170 of the dev sets' pages, some
+		// between two headings where an empty list had stood.
+		commonmark.NewCommonmarkPlugin(commonmark.WithListEndComment(false)),
 		table.NewTablePlugin(
 			// Cells holding <br> or lists would otherwise make the
 			// plugin fall back to raw HTML; a model reads a

@@ -168,3 +168,15 @@ func TestTitleHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestNoListEndComment checks that two lists in a row render as two
+// runs of items, with no "<!--THE END-->" comment between them.
+func TestNoListEndComment(t *testing.T) {
+	got := strings.TrimSpace(renderMarkdown(parseFragment(t, `<ul><li>Read more: first</li></ul><ul><li>second</li></ul><h2>Next</h2><ul></ul><h2>Last</h2>`), nil))
+	if strings.Contains(got, "<!--") {
+		t.Errorf("renderMarkdown = %q, has a comment", got)
+	}
+	if !strings.Contains(got, "- Read more: first") || !strings.Contains(got, "- second") || !strings.Contains(got, "## Next\n\n## Last") {
+		t.Errorf("renderMarkdown = %q", got)
+	}
+}
