@@ -94,6 +94,15 @@ func plainHeadings(root *html.Node) {
 // cell holds. Such a table lays a block out (GitHub's comment bodies,
 // old sites' boxes); it holds no data, and as Markdown it became a
 // one-column table with an empty header around a paragraph.
+//
+// A callout laid out as a table of one row, a label or an icon beside
+// its text (Asciidoctor's admonition blocks: <td class="icon"><i
+// class="fa icon-note" title="Note"></i></td><td class="content">…), is
+// no table either: as Markdown it was a two-column table with an empty
+// first cell. It renders as the text, opened by the label in bold
+// ("**Note:** Logback has no FATAL level."); an icon's title stands for
+// a label it does not print. So does a code block beside the gutter of
+// line numbers a highlighter sets in a cell of its own, without them.
 func unwrapOneCellTables(root *html.Node) {
 	// Innermost first: a table nested in a cell comes after its own.
 	for _, t := range slices.Backward(elementsUnder(root)) {
@@ -109,11 +118,73 @@ func unwrapOneCellTables(root *html.Node) {
 			}
 			return descend
 		})
-		if len(cells) == 1 && !hasChild(t, atom.Caption) {
+		switch {
+		case hasChild(t, atom.Caption):
+		case len(cells) == 1:
 			moveChildrenBefore(cells[0], t)
+			removeNode(t)
+		case len(cells) == 2 && cells[0].Parent == cells[1].Parent && labelCell(cells[0]) && showsSomething(cells[1]):
+			label := cellLabel(cells[0])
+			if label != "" {
+				prependLabel(cells[1], label)
+			}
+			moveChildrenBefore(cells[1], t)
 			removeNode(t)
 		}
 	}
+}
+
+// labelCell reports a cell that holds at most a word, or only numbers:
+// the gutter of line numbers a highlighter sets in a cell beside the
+// code's (Hexo's and Pygments' table layout).
+func labelCell(c *html.Node) bool {
+	return !wordCountOver(c, 1) || strings.TrimFunc(textOf(c), func(r rune) bool { return unicode.IsDigit(r) || unicode.IsSpace(r) }) == ""
+}
+
+// cellLabel returns a label cell's text, or the title or accessible name
+// of the icon it holds instead; none when that holds no letter (a code
+// block's gutter of line numbers: "1 2"). An image's alternative text
+// is no label ("[icon]").
+func cellLabel(c *html.Node) string {
+	if s := strings.Join(strings.Fields(textOf(c)), " "); s != "" {
+		return lettered(s)
+	}
+	for _, e := range elementsUnder(c) {
+		if e.DataAtom == atom.Img {
+			continue
+		}
+		for _, k := range []string{"title", "aria-label"} {
+			if v := strings.Join(strings.Fields(attr(e, k)), " "); v != "" && countWords(v) <= 1 {
+				return lettered(v)
+			}
+		}
+	}
+	return ""
+}
+
+// lettered returns s when it holds a letter, "" otherwise.
+func lettered(s string) string {
+	if strings.IndexFunc(s, unicode.IsLetter) < 0 {
+		return ""
+	}
+	return s
+}
+
+// prependLabel opens cell's text with label in bold and a colon: in its
+// first paragraph, or in the cell itself when its text starts there.
+func prependLabel(cell *html.Node, label string) {
+	if !strings.HasSuffix(label, ":") {
+		label += ":"
+	}
+	at := cell
+	if p := findFirst(cell, func(n *html.Node) bool { return isElem(n, atom.P) }); p != nil {
+		at = p
+	}
+	strong := &html.Node{Type: html.ElementNode, Data: "strong", DataAtom: atom.Strong}
+	strong.AppendChild(&html.Node{Type: html.TextNode, Data: label})
+	space := &html.Node{Type: html.TextNode, Data: " "}
+	at.InsertBefore(space, at.FirstChild)
+	at.InsertBefore(strong, space)
 }
 
 // tidyLinks readies links for the reader. A link with nothing to show goes

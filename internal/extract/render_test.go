@@ -40,6 +40,20 @@ func TestUnwrapOneCellTables(t *testing.T) {
 		{`<table><tr><td><table><tr><td><p>Inner box.</p></td></tr></table></td><td>Next cell</td></tr></table>`, "| Inner box. | Next cell |"},
 		{`<table><tr><th>Key</th></tr><tr><td>a</td></tr></table>`, "| Key |\n|-----|\n| a   |"},
 		{`<table><caption>Totals</caption><tr><td>42</td></tr></table>`, "| 42 |"},
+		// A callout of one row: an icon or a label beside the text.
+		{`<div class="admonitionblock note"><table><tr><td class="icon"><i class="fa icon-note" title="Note"></i></td><td class="content">Logback has no <code>FATAL</code> level.</td></tr></table></div>`,
+			"**Note:** Logback has no `FATAL` level."},
+		{`<table><tr><td class="icon"><div class="title">Tip</div></td><td class="content"><div class="paragraph"><p>Set it on the command line.</p></div></td></tr></table>`,
+			"**Tip:** Set it on the command line."},
+		{`<table><tr><td><img src="/w.png" alt="[icon]"></td><td>This section needs expansion.</td></tr></table>`, "This section needs expansion."},
+		// A highlighter's gutter of line numbers beside the code.
+		{`<table class="highlight"><tr><td class="gutter"><pre>1
+2
+3</pre></td><td class="code"><pre>import a
+import b
+a.run()</pre></td></tr></table>`, "```\nimport a\nimport b\na.run()\n```"},
+		{`<table><tr><td>Total</td><td>Tax</td><td>42</td></tr></table>`, "| Total | Tax | 42 |"},
+		{`<table><tr><td>Total</td></tr><tr><td>42</td></tr></table>`, "| Total |"},
 	}
 	for _, tt := range tests {
 		got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil))
