@@ -329,8 +329,24 @@ func tidyMarkdown(s string) string {
 	lines := strings.Split(s, "\n")
 	out := lines[:0]
 	fence := ""
+	quote := "" // the "> " marks of a fenced block inside a blockquote
 	blank := 0
 	for _, l := range lines {
+		if quote != "" {
+			// The converter quotes a fenced block's first line only;
+			// the rest fell out of the blockquote, and a CommonMark
+			// reader ends the block there (5.1).
+			if !strings.HasPrefix(l, quote) {
+				l = quote + l
+			} else if strings.HasPrefix(strings.TrimPrefix(l, quote), "```") {
+				quote = ""
+			}
+			out = append(out, l)
+			continue
+		}
+		if fence == "" {
+			quote = quotedFence(l)
+		}
 		t := strings.TrimLeft(l, " ")
 		if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
 			fence = t[:3]
@@ -353,6 +369,19 @@ func tidyMarkdown(s string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// quotedFence returns the blockquote marks ("> ", "> > ") before a
+// fence that opens a code block on line l, or "".
+func quotedFence(l string) string {
+	i := 0
+	for strings.HasPrefix(l[i:], "> ") {
+		i += 2
+	}
+	if i == 0 || !strings.HasPrefix(l[i:], "```") {
+		return ""
+	}
+	return l[:i]
 }
 
 // unescapeIntraword removes the converter's backslash before an

@@ -194,3 +194,23 @@ func TestNoListEndComment(t *testing.T) {
 		t.Errorf("renderMarkdown = %q", got)
 	}
 }
+
+// TestTidyMarkdownQuotedCode checks that every line of a code block in a
+// blockquote keeps the quote's marks: the converter writes them on the
+// first line only.
+func TestTidyMarkdownQuotedCode(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<blockquote><pre><code class="language-bash">pip install a
+pip install b</code></pre></blockquote><p>After.</p>`, "> ```bash\n> pip install a\n> pip install b\n> ```\n\nAfter."},
+		{`<blockquote><blockquote><pre>a
+
+b</pre></blockquote></blockquote>`, "> > ```\n> > a\n> > \n> > b\n> > ```"},
+		{`<pre>> not a quote
+b</pre>`, "```\n> not a quote\nb\n```"},
+	}
+	for _, tt := range tests {
+		if got := strings.TrimSpace(renderMarkdown(parseFragment(t, tt.in), nil)); got != tt.want {
+			t.Errorf("renderMarkdown(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
