@@ -954,6 +954,9 @@ func articleTemplates() []templateCase {
 //   - nextra: a Nextra page, whose one-line code blocks trafilatura's
 //     reading turned into inline code, with a callout, steps, tabs, the
 //     "On This Page" column and "previous" and "next" links;
+//   - antora: an Antora page (Asciidoctor's HTML), whose admonitions
+//     are tables of one row, an icon beside the text, with breadcrumbs,
+//     a version menu and pagination;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1081,6 +1084,17 @@ func TestDocsTemplates(t *testing.T) {
 				"Data Fetching", "MIT 2026", "Change theme", "Copy code", "`const"},
 			once:     "Revalidate on interval",
 			markdown: []string{"# Revalidation\n", "```tsx\nconst { data } = useDrift(", "```tsx\nuseDriftImmutable(key, fetcher)\n```"},
+		},
+		{
+			file: "antora.html", url: "https://docs.sprout.dev/boot/reference/features/logging.html",
+			with: []string{"Sprout Boot logs through a facade", "Log Format\n", "Started MyApplication in 1.2 seconds",
+				"Date and time, with millisecond precision.", "It is mapped to", "logging.level.root=warn",
+				"While you chase a bug in one package.", "A level set on the command line wins over the file"},
+			without: []string{"Search in all Sprout Docs", "Edit this Page", "Core Features", "3.3.6", "Internationalization",
+				"Profiles", "Copyright", "Overview"},
+			once: "Log Levels",
+			markdown: []string{"```text\n2026-10-05T09:12:44.120Z", "**Note:** Logback has no `FATAL` level.",
+				"**Tip:** A level set on the command line", "| `warn`  | Production"},
 		},
 	}
 	for _, tc := range tests {
