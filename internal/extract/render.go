@@ -348,8 +348,8 @@ func tidyMarkdown(s string) string {
 			quote = quotedFence(l)
 		}
 		t := strings.TrimLeft(l, " ")
-		if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
-			fence = t[:3]
+		if o := trimListMarker(t); fence == "" && (strings.HasPrefix(o, "```") || strings.HasPrefix(o, "~~~")) {
+			fence = o[:3]
 		} else if fence != "" && strings.HasPrefix(t, fence) && strings.TrimSpace(strings.Trim(t, fence[:1])) == "" {
 			fence = ""
 		} else if fence == "" && strings.TrimSpace(l) == "" {
@@ -369,6 +369,24 @@ func tidyMarkdown(s string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// trimListMarker returns t without the list item's marker it opens with
+// ("- ", "* ", "+ ", "1. ", "1) "): a code block that opens a list item
+// starts its fence on the marker's line ("- ```"), and the lines after
+// it are the code's.
+func trimListMarker(t string) string {
+	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
+		return t[2:]
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
+		return t[i+2:]
+	}
+	return t
 }
 
 // quotedFence returns the blockquote marks ("> ", "> > ") before a

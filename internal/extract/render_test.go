@@ -214,3 +214,13 @@ b</pre>`, "```\n> not a quote\nb\n```"},
 		}
 	}
 }
+
+// TestTidyMarkdownListFence checks that a code block opening a list item
+// ("- ```") is read as a fence: the lines after it are tidied again, so
+// an address after the list loses the converter's backslash.
+func TestTidyMarkdownListFence(t *testing.T) {
+	got := renderMarkdown(parseFragment(t, `<ul><li><pre><code>run()</code></pre><p>Then call it.</p></li></ul><p>Mail louise_matsakis@example.com.</p>`), nil)
+	if want := "- ```\n  run()\n  ```\n\n  Then call it.\n\nMail louise_matsakis@example.com."; strings.TrimSpace(got) != want {
+		t.Errorf("renderMarkdown = %q, want %q", got, want)
+	}
+}
