@@ -233,6 +233,9 @@ func prepareDoc(doc *html.Node) {
 				ampImage(c)
 			default:
 				walk(c)
+				if codeSignature(c) {
+					c = signatureBlock(c)
+				}
 				if isElem(c, atom.Pre) {
 					plainCode(c)
 				}
@@ -278,6 +281,45 @@ func prepareDoc(doc *html.Node) {
 		removeNode(n)
 	}
 	unhideBackdrop(doc)
+}
+
+// signatureWords are the first words of the class names API
+// documentation generators give a declaration's signature: Javadoc's
+// "member-signature" and "type-signature", TypeDoc's "tsd-signature".
+// A forum's "post-signature" or "message-signature" is a member's card
+// or sign-off, and stays as it is.
+var signatureWords = wordSet(`member type tsd method function`)
+
+// codeSignature reports an element named as a declaration's signature
+// ("createClient(options: ClientOptions): Client") that holds no block.
+// Generators set one in <span>s with a link for each type, and
+// readability removed it as a block of links, so an API page lost the
+// one line that says how to call what it documents.
+func codeSignature(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.DataAtom == atom.Pre || !containsFold(attr(n, "class"), "signature") || hasBlockChild(n) {
+		return false
+	}
+	for _, name := range strings.Fields(attr(n, "class")) {
+		ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
+		if len(ws) == 2 && ws[1] == "signature" && signatureWords[ws[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+// signatureBlock replaces a signature with a code block of its text,
+// which is what it is: the Markdown fences it, and no extractor weighs
+// its links. It returns the block, in the signature's place.
+func signatureBlock(n *html.Node) *html.Node {
+	text := strings.TrimSpace(strings.ReplaceAll(textOf(n), "\u00a0", " "))
+	pre := &html.Node{Type: html.ElementNode, Data: "pre", DataAtom: atom.Pre, Attr: []html.Attribute{{Key: "class", Val: attr(n, "class")}}}
+	code := &html.Node{Type: html.ElementNode, Data: "code", DataAtom: atom.Code}
+	code.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+	pre.AppendChild(code)
+	n.Parent.InsertBefore(pre, n)
+	n.Parent.RemoveChild(n)
+	return pre
 }
 
 // dropScrollbarNames drops from an element's classes the names that

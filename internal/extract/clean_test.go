@@ -251,3 +251,28 @@ func TestAriaTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeSignature checks that a declaration's signature, named so by
+// an API documentation generator, becomes a code block of its text, and
+// that a forum post's "signature" stays as it is.
+func TestCodeSignature(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<div class="tsd-signature tsd-anchor-link" id="createclient"><span class="tsd-kind-call-signature">createClient</span><span class="tsd-signature-symbol">(</span><span class="tsd-kind-parameter">options</span><span class="tsd-signature-symbol">:</span> <a href="../interfaces/ClientOptions.html" class="tsd-signature-type">ClientOptions</a><span class="tsd-signature-symbol">)</span><span class="tsd-signature-symbol">:</span> <a href="../classes/Client.html">Client</a><a href="#createclient" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></div>`,
+			"createClient(options: ClientOptions): Client"},
+		{`<div class="member-signature"><span class="modifiers">public</span>&nbsp;<span class="return-type">void</span>&nbsp;<span class="element-name">acquire</span>()
+             throws <span class="exceptions"><a href="InterruptedException.html">InterruptedException</a></span></div>`,
+			"public void acquire()\n             throws InterruptedException"},
+		{`<div class="post-signature flex--item"><div class="user-info">asked Jan 3 at 10:00 <a href="/users/1">pat</a></div></div>`, ""},
+		{`<aside class="message-signature"><div>Sent from my phone (sorry for typos)</div></aside>`, ""},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, tt.in)
+		got := ""
+		if pre := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Pre }); pre != nil {
+			got = textOf(pre)
+		}
+		if got != tt.want {
+			t.Errorf("%s: code block %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
