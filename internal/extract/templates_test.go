@@ -957,6 +957,9 @@ func articleTemplates() []templateCase {
 //   - antora: an Antora page (Asciidoctor's HTML), whose admonitions
 //     are tables of one row, an icon beside the text, with breadcrumbs,
 //     a version menu and pagination;
+//   - typedoc and javadoc: a function's page by TypeDoc and a class's
+//     page by Javadoc, whose signatures are <span>s with a link for each
+//     type, which readability removed as blocks of links;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1095,6 +1098,22 @@ func TestDocsTemplates(t *testing.T) {
 			once: "Log Levels",
 			markdown: []string{"```text\n2026-10-05T09:12:44.120Z", "**Note:** Logback has no `FATAL` level.",
 				"**Tip:** A level set on the command line", "| `warn`  | Production"},
+		},
+		{
+			file: "typedoc.html", url: "https://quill.dev/sdk/functions/createClient.html",
+			with: []string{"createClient(options: ClientOptions): Client", "Creates a client for the Quill API.",
+				"how to authenticate.", "A client that has not connected yet.", "await client.ping();"},
+			without:  []string{"Preparing search index", "Member Visibility", "Protected", "Generated using", "Loading...", "Copy\n"},
+			markdown: []string{"- ```\n  createClient(options: ClientOptions): Client\n  ```", "```ts\n  const client = createClient("},
+		},
+		{
+			file: "javadoc.html", url: "https://javadoc.hopper.dev/dev/hopper/limit/RateLimiter.html",
+			with: []string{"public final class RateLimiter", "A token bucket that limits how often callers may proceed.",
+				"public void acquire()", "throws InterruptedException", "Waits until a permit is free, then takes it.",
+				"public boolean tryAcquire()", "Takes a permit if one is free now. Never waits.", "if the limiter is closed"},
+			without: []string{"Skip navigation links", "SEARCH", "JavaScript is disabled", "Copyright", "Help\n", "<!--"},
+			markdown: []string{"```\npublic final class RateLimiter\nextends Object\nimplements AutoCloseable\n```",
+				"```\n    public RateLimiter(double permitsPerSecond)\n    ```"},
 		},
 	}
 	for _, tc := range tests {
