@@ -66,7 +66,8 @@ a.run()</pre></td></tr></table>`, "```\nimport a\nimport b\na.run()\n```"},
 // TestTidyLinks checks that links with nothing to show go from the
 // Markdown, that links to a place on the same page keep their text
 // without the address, or go whole when that text is only a sign (a
-// permalink's "¶", a footnote's "↩"), and that other links stay.
+// permalink's "¶", a footnote's "↩"), or when they are a footnote's mark
+// whose note the content lacks, and that other links stay.
 func TestTidyLinks(t *testing.T) {
 	base, _ := url.Parse("https://blog.example.com/guides/n8n/?ref=1")
 	tests := []struct{ in, want string }{
@@ -85,6 +86,12 @@ func TestTidyLinks(t *testing.T) {
 		{`<p>It sits<a href="#m1"> </a>near the <a href="#m2"> (</a>border) <a href="#n">*</a></p>`, "It sits near the (border) *"},
 		{`<p><a href="#gallery"><img src="https://blog.example.com/img/t.jpg" alt="Photo"></a> <a href="#top">↑ Back to top</a></p>`,
 			"![Photo](https://blog.example.com/img/t.jpg) ↑ Back to top"},
+		// A footnote's mark whose note the content lacks goes; one whose
+		// note is there stays, as does a longer link in a <sup>.
+		{`<p>Bills fell by a third on average<sup data-fn="f1" class="fn"><a href="#f1" id="f1-link">1</a></sup>, and more<sup><a href="#fn%3A2">[2]</a></sup>.</p>`,
+			"Bills fell by a third on average, and more."},
+		{`<p>Bills fell<sup><a href="#n1">1</a></sup>.</p><ol><li id="n1">Weather-corrected.</li></ol>`, "Bills fell1.\n\n1. Weather-corrected."},
+		{`<p>Bills fell<sup><a href="#method">see the method</a></sup>.</p>`, "Bills fellsee the method."},
 	}
 	for _, tt := range tests {
 		c := parseFragment(t, tt.in)
