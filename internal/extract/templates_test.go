@@ -259,7 +259,11 @@ import (
 //     an ad label, a "Čtěte také:" line, tags, share links, a discussion
 //     and a "most read" column;
 //   - linkroundup: a personal blog's weekly notes, a list of links each
-//     with a line of comment, most of its words link text.
+//     with a line of comment, most of its words link text;
+//   - wp-blocks: a post in WordPress's block theme with a table, a
+//     pullquote, a details block, a file block, buttons and footnotes
+//     (whose marks were left glued to their words), post navigation and
+//     comments.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -871,6 +875,15 @@ func articleTemplates() []templateCase {
 			with: []string{"A quieter week. I finally read", "Cache invalidation, the practical version",
 				"coordinated omission, explained with", "I lost an hour here.", "I read everything."},
 			without: []string{"Archive", "Weekly notes #141", "Weekly notes #143", "Subscribe via RSS"},
+		},
+		{
+			file: "wp-blocks.html", url: "https://fieldnotes.example.org/2026/10/12/a-year-of-heat-pumps/",
+			with: []string{"Twelve households in our valley swapped oil boilers", "the bills fell by a third on average, and nobody",
+				"Mill Lane", "21,400", "had not insulated their lofts", "I was warmer than in thirty years of oil.",
+				"pulled back its own cold air.", "How we measured", "We corrected for the weather with degree days"},
+			without: []string{"average1", "air2", "Get our newsletter", "River survey, part two", "The allotment waiting list",
+				"Leave a Reply", "Did anyone try a hybrid system?", "Proudly powered by", "Archive"},
+			once: "What went wrong",
 		},
 		{
 			file: "liveticker-de.html", url: "https://www.donaukurier.example/bayern/2024/06/02/unwetter-bayern-liveticker-hochwasser",
