@@ -288,7 +288,7 @@ func prepareDoc(doc *html.Node) {
 // "member-signature" and "type-signature", TypeDoc's "tsd-signature".
 // A forum's "post-signature" or "message-signature" is a member's card
 // or sign-off, and stays as it is.
-var signatureWords = wordSet(`member type tsd method function`)
+var signatureWords = wordSet(`member type tsd`)
 
 // codeSignature reports an element named as a declaration's signature
 // ("createClient(options: ClientOptions): Client") that holds no block.
@@ -363,8 +363,11 @@ func ariaTable(t *html.Node) {
 				return false
 			}
 		}
+		if cells == 0 {
+			return false
+		}
 		rows = append(rows, r)
-		return cells > 0
+		return true
 	}
 	for c := t.FirstChild; c != nil; c = c.NextSibling {
 		switch {
