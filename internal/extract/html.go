@@ -6,6 +6,7 @@ import (
 	"fmt"
 	nurl "net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -129,8 +130,27 @@ func titleHeading(content *html.Node, title string) *html.Node {
 		return nil
 	}
 	h := strings.ToLower(strings.Join(strings.Fields(textOf(first)), " "))
-	if h == "" || !strings.Contains(title, h) {
+	if utf8.RuneCountInString(h) < 4 || !containsWords(title, h) {
 		return nil
 	}
 	return first
+}
+
+// containsWords reports whether s holds sub as whole words: "go" is in
+// "go | the go programming language", not in "google".
+func containsWords(s, sub string) bool {
+	for i := 0; i <= len(s)-len(sub); {
+		j := strings.Index(s[i:], sub)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(s[:j])
+		after, _ := utf8.DecodeRuneInString(s[j+len(sub):])
+		if !wordChar(before) && !wordChar(after) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }

@@ -178,6 +178,9 @@ func TestTitleHeading(t *testing.T) {
 		{`<p>Harbor ships as one image that holds the server and its command-line tool, and keeps its data on a volume.</p><h2>Deploying with Docker</h2>`, "Deploying with Docker", ""},
 		{`<h1>Deploying</h1><h2>Deploying</h2>`, "Deploying", ""},
 		{`<h2>Deploying</h2>`, "", ""},
+		{`<h2>Go</h2><p>Run it.</p>`, "Go | The Go Programming Language", ""},
+		{`<h2>Docs</h2><p>Run it.</p>`, "Documentation | Harbor", ""},
+		{`<h2>README</h2><p>Run it.</p>`, "README | mostly-adequate-guide", "README"},
 	}
 	for _, tt := range tests {
 		got := ""
