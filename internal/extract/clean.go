@@ -249,6 +249,9 @@ func prepareDoc(doc *html.Node) {
 				if headingAtoms[c.DataAtom] {
 					plainHeading(c)
 				}
+				if admonitionAlert(c) {
+					c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "role" })
+				}
 				openPanel(c)
 				dropScrollbarNames(c)
 				ariaTable(c)
@@ -599,6 +602,32 @@ func admonitionAside(n *html.Node) bool {
 	}
 	return admonitionWords[strings.ToLower(strings.TrimSpace(attr(n, "aria-label")))] ||
 		eachNameWord(attr(n, "class"), func(w []byte) bool { return admonitionWords[string(w)] })
+}
+
+// admonitionAlert reports a callout in the text that carries the ARIA
+// role "alert" (Bootstrap's alerts, which Docsy and other Hugo themes
+// make their notes of: <div class="alert alert-info" role="alert"><h4
+// class="alert-heading">Note</h4>…): a class name or its first heading
+// names the kind. Readability.js counts "alert" among its unlikely roles
+// and removed every such note with its role. Bootstrap's own names
+// ("alert-warning", "alert-danger") say only the colour, and a site's
+// message that can be dismissed ("alert-dismissible": a sign-up prompt,
+// a lost connection) is no note; both keep the role.
+func admonitionAlert(n *html.Node) bool {
+	if !strings.EqualFold(attr(n, "role"), "alert") {
+		return false
+	}
+	names := strings.Fields(strings.ToLower(attr(n, "class")))
+	if slices.Contains(names, "alert-dismissible") {
+		return false
+	}
+	for _, name := range names {
+		if !strings.HasPrefix(name, "alert-") && eachNameWord(name, func(w []byte) bool { return admonitionWords[string(w)] }) {
+			return true
+		}
+	}
+	h := findFirst(n, func(c *html.Node) bool { return headingAtoms[c.DataAtom] })
+	return h != nil && admonitionWords[strings.ToLower(strings.Trim(strings.TrimSpace(textOf(h)), ":"))]
 }
 
 // admonitionClass is the class list of an admonition aside made a <div>:

@@ -276,3 +276,27 @@ func TestCodeSignature(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmonitionAlert checks that a note set as a Bootstrap alert keeps
+// its text through readability, which drops the role "alert", and that
+// a site's dismissible message or a colour-only alert keeps the role.
+func TestAdmonitionAlert(t *testing.T) {
+	tests := []struct {
+		in   string
+		role bool // whether the role stays
+	}{
+		{`<div class="alert alert-info" role="alert"><h4 class="alert-heading">Note</h4>Route spans by trace ID first.</div>`, false},
+		{`<div class="alert alert-info note callout" role="alert">Route spans by trace ID first.</div>`, false},
+		{`<div class="alert alert-warning" role="alert"><h4>Warning:</h4>Back up first.</div>`, false},
+		{`<div class="alert alert-warning alert-dismissible fade show" role="alert"><h4>Note</h4>Register to keep your place.</div>`, true},
+		{`<div class="alert alert-warning" role="alert">You are offline.</div>`, true},
+		{`<div class="alert alert-danger" role="alert"><h4>Browsing users</h4>Sign up now.</div>`, true},
+	}
+	for _, tt := range tests {
+		doc := preparedPage(t, tt.in)
+		div := findFirst(doc, func(n *html.Node) bool { return n.DataAtom == atom.Div })
+		if got := hasAttr(div, "role"); got != tt.role {
+			t.Errorf("%s: role kept = %v, want %v", tt.in, got, tt.role)
+		}
+	}
+}
