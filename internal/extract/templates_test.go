@@ -973,6 +973,9 @@ func articleTemplates() []templateCase {
 //   - typedoc and javadoc: a function's page by TypeDoc and a class's
 //     page by Javadoc, whose signatures are <span>s with a link for each
 //     type, which readability removed as blocks of links;
+//   - docsy: a Docsy page (Hugo), whose note is a Bootstrap alert with
+//     the role "alert", beside the sidebar, the page meta links and the
+//     feedback box;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1127,6 +1130,16 @@ func TestDocsTemplates(t *testing.T) {
 			without: []string{"Skip navigation links", "SEARCH", "JavaScript is disabled", "Copyright", "Help\n", "<!--"},
 			markdown: []string{"```\npublic final class RateLimiter\nextends Object\nimplements AutoCloseable\n```",
 				"```\n    public RateLimiter(double permitsPerSecond)\n    ```"},
+		},
+		{
+			file: "docsy.html", url: "https://tracer.example.dev/docs/concepts/sampling/",
+			with: []string{"Learn about sampling and the different sampling options.", "A busy service records millions of spans",
+				"Head sampling decides when a trace starts", "Tail sampling needs every span of a trace in the same collector.",
+				"decision_wait: 10s"},
+			without: []string{"Search this site", "Edit this page", "Create documentation issue", "Exporters", "Community",
+				"Was this page helpful", "Glad to hear it", "All Rights Reserved"},
+			once:     "Tail sampling decides once",
+			markdown: []string{"```yaml\nprocessors:", "#### Note\n"},
 		},
 	}
 	for _, tc := range tests {
