@@ -256,8 +256,8 @@ func orphanNoteMark(a *html.Node, ids map[string]bool) bool {
 }
 
 // placeMark reports a link text made only of the signs themes use for a
-// permalink or a way back ("¶", "§", "#", "🔗", "↩︎", "↑", "^"), which
-// mean nothing off the page. Other signs stay: a link over "(" or "*"
+// permalink or a way back ("¶", "§", "#", "🔗", "↩︎", "↑", "^"; Doxygen's
+// "◆" before each member's heading), which mean nothing off the page. Other signs stay: a link over "(" or "*"
 // is part of its sentence.
 func placeMark(s string) bool {
 	s = strings.TrimSpace(s)
@@ -266,7 +266,7 @@ func placeMark(s string) bool {
 
 // placeMarks are the signs of placeMark, and the variation selectors and
 // zero-width space themes set beside them.
-const placeMarks = "¶§#🔗⚓↩↑⇧^\ufe0e\ufe0f\u200b"
+const placeMarks = "¶§#🔗⚓↩↑⇧^◆\ufe0e\ufe0f\u200b"
 
 // dropKeepingSpace removes a link, leaving a space when it held one:
 // "located<a href="#m"> </a>near" must not become "locatednear".

@@ -82,6 +82,7 @@ func TestTidyLinks(t *testing.T) {
 			"[![Chart](https://blog.example.com/img/t.jpg)](https://blog.example.com/img/full.jpg)"},
 		{`<h2 id="usage">Basic usage<a class="headerlink" href="#usage" title="Link to this heading">¶</a></h2>`, "## Basic usage"},
 		{`<h2 id="tour"><a class="doc-anchor" href="#tour">§</a>A Tour of Tokio</h2>`, "## A Tour of Tokio"},
+		{`<h2 class="memtitle"><span class="permalink"><a href="#a1f2">&#9670;&#160;</a></span>ringbuf_init()</h2>`, "## ringbuf_init()"},
 		{`<p>A claim.<sup><a href="#fn1">1</a></sup></p><ol><li id="fn1">The source. <a href="#fnref1">↩︎</a></li></ol>`, "A claim.1\n\n1. The source."},
 		{`<p>It sits<a href="#m1"> </a>near the <a href="#m2"> (</a>border) <a href="#n">*</a></p>`, "It sits near the (border) *"},
 		{`<p><a href="#gallery"><img src="https://blog.example.com/img/t.jpg" alt="Photo"></a> <a href="#top">↑ Back to top</a></p>`,
