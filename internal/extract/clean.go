@@ -235,6 +235,14 @@ func prepareDoc(doc *html.Node) {
 				walk(c)
 				if codeSignature(c) {
 					c = signatureBlock(c)
+				} else if sphinxSignature(c) {
+					// The <dt> stays, for the <dd> it heads.
+					pre := signaturePre(c)
+					setAttr(pre, "class", attr(c, "class")) // "py" names the language
+					for c.FirstChild != nil {
+						c.RemoveChild(c.FirstChild)
+					}
+					c.AppendChild(pre)
 				}
 				if isElem(c, atom.Pre) {
 					plainCode(c)
@@ -311,17 +319,34 @@ func codeSignature(n *html.Node) bool {
 	return false
 }
 
+// sphinxSignature reports the <dt class="sig sig-object"> Sphinx sets a
+// Python object's signature in, its parameters in <em>: as Markdown it
+// read "tern.cache.expire(*key*)", which a model takes for Python's
+// "*key" (a catch-all of positional arguments).
+func sphinxSignature(n *html.Node) bool {
+	return n.DataAtom == atom.Dt && hasToken(attr(n, "class"), "sig-object") && !hasBlockChild(n)
+}
+
 // signatureBlock replaces a signature with a code block of its text,
 // which is what it is: the Markdown fences it, and no extractor weighs
 // its links. It returns the block, in the signature's place.
 func signatureBlock(n *html.Node) *html.Node {
+	pre := signaturePre(n)
+	setAttr(pre, "class", attr(n, "class"))
+	n.Parent.InsertBefore(pre, n)
+	n.Parent.RemoveChild(n)
+	return pre
+}
+
+// signaturePre returns a <pre><code> of n's text as code, without a
+// permalink's sign ("¶") and with no-break spaces as spaces.
+func signaturePre(n *html.Node) *html.Node {
+	removeElements(n, func(c *html.Node) bool { return c.DataAtom == atom.A && placeMark(textOf(c)) })
 	text := strings.TrimSpace(strings.ReplaceAll(textOf(n), "\u00a0", " "))
-	pre := &html.Node{Type: html.ElementNode, Data: "pre", DataAtom: atom.Pre, Attr: []html.Attribute{{Key: "class", Val: attr(n, "class")}}}
+	pre := &html.Node{Type: html.ElementNode, Data: "pre", DataAtom: atom.Pre}
 	code := &html.Node{Type: html.ElementNode, Data: "code", DataAtom: atom.Code}
 	code.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 	pre.AppendChild(code)
-	n.Parent.InsertBefore(pre, n)
-	n.Parent.RemoveChild(n)
 	return pre
 }
 

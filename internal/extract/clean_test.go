@@ -253,8 +253,9 @@ func TestAriaTable(t *testing.T) {
 }
 
 // TestCodeSignature checks that a declaration's signature, named so by
-// an API documentation generator, becomes a code block of its text, and
-// that a forum post's "signature" stays as it is.
+// an API documentation generator (Sphinx's in its <dt>), becomes a code
+// block of its text without the permalink's sign, and that a forum
+// post's "signature" stays as it is.
 func TestCodeSignature(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`<div class="tsd-signature tsd-anchor-link" id="createclient"><span class="tsd-kind-call-signature">createClient</span><span class="tsd-signature-symbol">(</span><span class="tsd-kind-parameter">options</span><span class="tsd-signature-symbol">:</span> <a href="../interfaces/ClientOptions.html" class="tsd-signature-type">ClientOptions</a><span class="tsd-signature-symbol">)</span><span class="tsd-signature-symbol">:</span> <a href="../classes/Client.html">Client</a><a href="#createclient" aria-label="Permalink" class="tsd-anchor-icon"><svg></svg></a></div>`,
@@ -262,6 +263,8 @@ func TestCodeSignature(t *testing.T) {
 		{`<div class="member-signature"><span class="modifiers">public</span>&nbsp;<span class="return-type">void</span>&nbsp;<span class="element-name">acquire</span>()
              throws <span class="exceptions"><a href="InterruptedException.html">InterruptedException</a></span></div>`,
 			"public void acquire()\n             throws InterruptedException"},
+		{`<dl class="py function"><dt class="sig sig-object py" id="tern.cache.expire"><span class="sig-prename descclassname"><span class="pre">tern.cache.</span></span><span class="sig-name descname"><span class="pre">expire</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">key</span></span></em>, <em class="sig-param"><span class="o"><span class="pre">*</span></span></em>, <em class="sig-param"><span class="n"><span class="pre">soft</span></span><span class="o"><span class="pre">=</span></span><span class="default_value"><span class="pre">False</span></span></em><span class="sig-paren">)</span><a class="headerlink" href="#tern.cache.expire" title="Link to this definition">¶</a></dt><dd><p>Remove one entry now.</p></dd></dl>`,
+			"tern.cache.expire(key, *, soft=False)"},
 		{`<div class="post-signature flex--item"><div class="user-info">asked Jan 3 at 10:00 <a href="/users/1">pat</a></div></div>`, ""},
 		{`<aside class="message-signature"><div>Sent from my phone (sorry for typos)</div></aside>`, ""},
 	}

@@ -1006,7 +1006,7 @@ func TestDocsTemplates(t *testing.T) {
 				"Give each worker its own directory", "keep the maximum age short"},
 			without:  []string{"View page source", "Search docs", "Previous", "Built with", "Copyright", "Installation", "Deploying"},
 			once:     "Choosing a backend",
-			markdown: []string{"```python\nfrom tern"},
+			markdown: []string{"```python\nfrom tern", "```py\ntern.cache.expire(key)\n```"},
 		},
 		{
 			file: "vitepress.html", url: "https://brisk.dev/guide/env-and-mode",
