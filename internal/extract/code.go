@@ -55,6 +55,16 @@ func langFromAttrs(n *html.Node) string {
 	}
 	fields := strings.Fields(strings.ReplaceAll(cls, "brush: ", "brush:"))
 	for _, f := range fields {
+		// Jupyter's nbconvert: <div class="highlight hl-ipython3">. "hl-"
+		// also prefixes other names, so only a language counts.
+		if rest, ok := strings.CutPrefix(strings.ToLower(f), "hl-"); ok {
+			switch rest = strings.TrimRight(rest, "0123456789"); {
+			case bareLangs[rest]:
+				return rest
+			case rest == "ipython":
+				return "python"
+			}
+		}
 		if m := classLangRe.FindStringSubmatch(f); m != nil {
 			l := strings.ToLower(strings.TrimSuffix(m[1], ";"))
 			if !notLang[l] {
