@@ -103,12 +103,20 @@ func preLanguage(pre *html.Node) string {
 			}
 		}
 	}
+	// Up to three wrappers; the cells of Pygments' table of line numbers
+	// and code (<div class="language-python highlight"><table
+	// class="highlighttable"><tr><td class="code"><div><pre>) count as
+	// none.
 	p := pre.Parent
-	for i := 0; i < 3 && p != nil && p.Type == html.ElementNode; i++ {
+	for i := 0; i < 3 && p != nil && p.Type == html.ElementNode; p = p.Parent {
 		if l := langFromAttrs(p); l != "" {
 			return l
 		}
-		p = p.Parent
+		switch p.DataAtom {
+		case atom.Td, atom.Tr, atom.Tbody, atom.Table:
+		default:
+			i++
+		}
 	}
 	return ""
 }

@@ -270,6 +270,7 @@ func TestCodeLanguageDetection(t *testing.T) {
 		{`<div class="language-ruby highlighter-rouge"><div class="highlight"><pre class="highlight"><code>puts 1</code></pre></div></div>`, "ruby"},
 		{`<pre data-lang="sql">SELECT 1</pre>`, "sql"},
 		{`<div class="highlight hl-ipython3"><pre><span></span>import pandas as pd</pre></div>`, "python"},
+		{`<div class="language-python highlight"><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1</pre></div></td><td class="code"><div><pre><code>def get(url):</code></pre></div></td></tr></table></div>`, "python"},
 		{`<div class="hl-section"><pre>plain</pre></div>`, ""},
 		{`<div class="highlight hl-ini"><pre>[core]</pre></div>`, "ini"},
 		{`<pre class="shiki github-light" language="bash"><code language="bash" numberOfLines="1"><span class="line">ls</span></code></pre>`, "bash"},
