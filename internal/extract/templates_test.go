@@ -980,6 +980,9 @@ func articleTemplates() []templateCase {
 //     with a "◆" permalink, with its signature and parameter tables;
 //   - jupyter: a notebook exported by nbconvert (JupyterLab's template),
 //     its code cells marked "hl-ipython3", with a data frame's table;
+//   - mkdocstrings: a Python API reference by mkdocstrings in Material
+//     for MkDocs, its source code in Pygments' table of line numbers and
+//     code under a <div> that names the language;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1160,6 +1163,14 @@ func TestDocsTemplates(t *testing.T) {
 				"1985-01-01", "has grown by about two millimetres a decade", "print(yearly.diff().mean())", "0.21"},
 			without:  []string{"¶"},
 			markdown: []string{"```python\nimport pandas as pd", "| 1 | 1985-01-01 | mill  | 1.2 |"},
+		},
+		{
+			file: "mkdocstrings.html", url: "https://httpq.example.dev/reference/api/",
+			with: []string{"exports is listed here.", "timeout: float = 5.0,", ") -> Response",
+				"Send a GET request and wait for the whole response.", "Seconds to wait for the whole response.",
+				"When the response takes longer than", "return _client().request("},
+			without:  []string{"Skip to content", "Initializing search", "Table of contents", "User guide", "Made with", "¶"},
+			markdown: []string{"```\nget(\n    url: str,\n    *,\n", "```python\ndef get(url, *, timeout=5.0):", "| `timeout` | `float` |"},
 		},
 	}
 	for _, tc := range tests {
