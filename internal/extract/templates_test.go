@@ -983,6 +983,9 @@ func articleTemplates() []templateCase {
 //   - mkdocstrings: a Python API reference by mkdocstrings in Material
 //     for MkDocs, its source code in Pygments' table of line numbers and
 //     code under a <div> that names the language;
+//   - pydocs: a module's page in the Python documentation's own theme,
+//     its functions' signatures in Sphinx's <dt>s, with the related
+//     bar, the sidebar and "Show source";
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1171,6 +1174,16 @@ func TestDocsTemplates(t *testing.T) {
 				"When the response takes longer than", "return _client().request("},
 			without:  []string{"Skip to content", "Initializing search", "Table of contents", "User guide", "Made with", "¶"},
 			markdown: []string{"```\nget(\n    url: str,\n    *,\n", "```python\ndef get(url, *, timeout=5.0):", "| `timeout` | `float` |"},
+		},
+		{
+			file: "pydocs.html", url: "https://docs.python.org/3/library/shlex.html",
+			with: []string{"makes it easy to write lexical analyzers", "shlex.split(s, comments=False, posix=True)",
+				"using shell-like syntax.", "will read the string to split from standard input.",
+				"Changed in version 3.12:", "shlex.quote(s)", "print(quote(filename))", "Added in version 3.3."},
+			without: []string{"Quick search", "Table of Contents", "Previous topic", "Next topic", "Report a bug", "Show source",
+				"modules |", "Python Software Foundation", "¶"},
+			once:     "Return a shell-escaped version",
+			markdown: []string{"# shlex — Simple lexical analysis\n", "```py\nshlex.split(s, comments=False, posix=True)\n```", "```python3\n>>> from shlex import quote"},
 		},
 	}
 	for _, tc := range tests {
