@@ -141,6 +141,17 @@ func TestMetadata(t *testing.T) {
 			want: Metadata{Title: "Anleitung", Author: "Jo Weber", Description: "Kurz.", Language: "de", Published: time.Date(2020, 2, 3, 4, 5, 6, 0, time.UTC)},
 		},
 		{
+			name: "title without site suffix when the <h1> repeats it with a permalink's sign",
+			html: `<html><head><title>Advanced Usage — Requests 2.33 documentation</title></head><body>` +
+				`<h1>Advanced Usage<a class="headerlink" href="#advanced-usage" title="Link to this heading">¶</a></h1><p>Text.</p></body></html>`,
+			want: Metadata{Title: "Advanced Usage"},
+		},
+		{
+			name: "a name ending in a sign that is no permalink",
+			html: `<html><head><title>C# – Tour of the language</title></head><body><h1>C#</h1><p>Text.</p></body></html>`,
+			want: Metadata{Title: "C#"},
+		},
+		{
 			name: "a blog's name as the <h1>, a link home, and the post's title after it in <title>",
 			html: `<html><head><title>Marsh Notes: First swallows of the spring</title></head><body>` +
 				`<h1><a href="https://marsh.example/">Marsh Notes</a></h1><h3>First swallows of the spring</h3><p>Text.</p></body></html>`,
