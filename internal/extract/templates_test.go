@@ -986,6 +986,9 @@ func articleTemplates() []templateCase {
 //   - pydocs: a module's page in the Python documentation's own theme,
 //     its functions' signatures in Sphinx's <dt>s, with the related
 //     bar, the sidebar and "Show source";
+//   - furo: a Sphinx page in the Furo theme, whose <title> adds the
+//     project's name to the <h1>'s text and its "¶" sign, with the theme's
+//     toggles, "Back to top" and the related pages;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1184,6 +1187,15 @@ func TestDocsTemplates(t *testing.T) {
 				"modules |", "Python Software Foundation", "¶"},
 			once:     "Return a shell-escaped version",
 			markdown: []string{"# shlex — Simple lexical analysis\n", "```py\nshlex.split(s, comments=False, posix=True)\n```", "```python3\n>>> from shlex import quote"},
+		},
+		{
+			file: "furo.html", url: "https://brook.readthedocs.io/en/latest/retries.html",
+			with: []string{"Brook retries a request that failed before the server answered", "client = brook.Client(retries=3, backoff=0.5)",
+				"The wait doubles after each attempt", "is retried only when the connection failed"},
+			without: []string{"Back to top", "Skip to content", "Installation", "Timeouts", "Made with", "On this page", "Copyright", "¶",
+				"documentation"},
+			once:     "Configuring",
+			markdown: []string{"# Retries\n", "```python\nclient = brook.Client("},
 		},
 	}
 	for _, tc := range tests {
