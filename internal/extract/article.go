@@ -232,11 +232,7 @@ func dropReferenceLists(root *html.Node) {
 	}
 	notes := map[string]bool{} // the ids of the dropped notes
 	for _, l := range lists {
-		for _, c := range elementsUnder(l) {
-			if id := attr(c, "id"); id != "" {
-				notes[id] = true
-			}
-		}
+		addIDs(notes, l)
 		removeNode(l)
 	}
 	for _, a := range collectElements(root, func(c *html.Node) visit {
@@ -245,23 +241,53 @@ func dropReferenceLists(root *html.Node) {
 		}
 		return descend
 	}) {
-		id, ok := strings.CutPrefix(attr(a, "href"), "#")
-		if u, err := nurl.PathUnescape(id); err == nil {
-			id = u // "#fn%3A1" for the note "fn:1"
+		if id := noteID(a); id != "" && notes[id] && shortMark(a) {
+			dropNoteMark(a)
 		}
-		if !ok || !notes[id] || utf8.RuneCountInString(strings.TrimSpace(textOf(a))) > maxNoteMark {
-			continue
+	}
+}
+
+// addIDs adds the ids of every element under n to ids.
+func addIDs(ids map[string]bool, n *html.Node) {
+	for _, c := range elementsUnder(n) {
+		if id := attr(c, "id"); id != "" {
+			ids[id] = true
 		}
-		// Brackets set around the link go too: "[<a>3</a>]".
-		if prev, next := a.PrevSibling, a.NextSibling; prev != nil && next != nil && prev.Type == html.TextNode && next.Type == html.TextNode &&
-			strings.HasSuffix(prev.Data, "[") && strings.HasPrefix(next.Data, "]") {
-			prev.Data, next.Data = strings.TrimSuffix(prev.Data, "["), strings.TrimPrefix(next.Data, "]")
-		}
-		p := a.Parent
-		removeNode(a)
-		if p != nil && p.DataAtom == atom.Sup && strings.TrimSpace(textOf(p)) == "" {
-			removeNode(p)
-		}
+	}
+}
+
+// noteID returns the id a link points to on its page, the fragment of
+// its address unescaped ("#fn%3A1" for the note "fn:1"), or "".
+func noteID(a *html.Node) string {
+	_, id, ok := strings.Cut(strings.TrimSpace(attr(a, "href")), "#")
+	if !ok || id == "" {
+		return ""
+	}
+	if u, err := nurl.PathUnescape(id); err == nil {
+		id = u
+	}
+	return id
+}
+
+// shortMark reports a link whose text is short enough to be a
+// footnote's mark (maxNoteMark).
+func shortMark(a *html.Node) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(textOf(a))) <= maxNoteMark
+}
+
+// dropNoteMark removes a footnote's mark, or a permalink's sign, with the
+// brackets set around it ("[<a>3</a>]") and the <sup> it leaves empty:
+// a number left behind reads as part of the sentence ("before it
+// returns.1").
+func dropNoteMark(a *html.Node) {
+	if prev, next := a.PrevSibling, a.NextSibling; prev != nil && next != nil && prev.Type == html.TextNode && next.Type == html.TextNode &&
+		strings.HasSuffix(prev.Data, "[") && strings.HasPrefix(next.Data, "]") {
+		prev.Data, next.Data = strings.TrimSuffix(prev.Data, "["), strings.TrimPrefix(next.Data, "]")
+	}
+	p := a.Parent
+	dropKeepingSpace(a)
+	if p != nil && p.DataAtom == atom.Sup && !showsSomething(p) {
+		removeNode(p)
 	}
 }
 

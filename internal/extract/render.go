@@ -199,17 +199,25 @@ func prependLabel(cell *html.Node, label string) {
 // MkDocs and rustdoc put in every heading ("Basic usage¶", "§Examples")
 // and a footnote's way back ("↩", "^") mean nothing off the page (374
 // headings on 18 documentation pages of WCXB-dev ended in "¶"). So does
-// a footnote's mark whose note is not in the content (orphanNoteMark).
+// a footnote's mark (a short link in a <sup>: "1", "[2]") whose note is
+// not in the content: the reading left the notes out, and the number
+// glued to the word it followed ("fell by a third on average1").
 func tidyLinks(root *html.Node, base *nurl.URL) {
 	pageKey := ""
 	if base != nil && base.Host != "" {
 		pageKey = urlnorm.KeyURL(base)
 	}
-	ids := map[string]bool{}
-	for _, e := range elementsUnder(root) {
-		if id := attr(e, "id"); id != "" {
-			ids[id] = true
+	var ids map[string]bool // the content's ids, taken when a mark needs them
+	noteGone := func(a *html.Node) bool {
+		id := noteID(a)
+		if id == "" || a.Parent == nil || a.Parent.DataAtom != atom.Sup || !shortMark(a) {
+			return false
 		}
+		if ids == nil {
+			ids = map[string]bool{}
+			addIDs(ids, root)
+		}
+		return !ids[id]
 	}
 	for _, a := range collectElements(root, func(c *html.Node) visit {
 		if c.DataAtom == atom.A {
@@ -221,38 +229,14 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 		case !showsSomething(a):
 			dropKeepingSpace(a)
 		case samePage(attr(a, "href"), pageKey) || scriptLink(attr(a, "href")):
-			if placeMark(textOf(a)) && !showsMedia(a) || orphanNoteMark(a, ids) {
-				sup := a.Parent
-				dropKeepingSpace(a)
-				if sup != nil && sup.DataAtom == atom.Sup && !showsSomething(sup) {
-					removeNode(sup)
-				}
+			if placeMark(textOf(a)) && !showsMedia(a) || noteGone(a) {
+				dropNoteMark(a)
 				continue
 			}
 			moveChildrenBefore(a, a)
 			removeNode(a)
 		}
 	}
-}
-
-// orphanNoteMark reports a footnote's mark (a short link in a <sup>, "1",
-// "[2]") whose note is not in the content: the extractor that read the
-// page left the notes out, and the number glued to the word it followed
-// ("fell by a third on average1").
-func orphanNoteMark(a *html.Node, ids map[string]bool) bool {
-	if a.Parent == nil || a.Parent.DataAtom != atom.Sup || utf8.RuneCountInString(strings.TrimSpace(textOf(a))) > maxNoteMark {
-		return false
-	}
-	href := strings.TrimSpace(attr(a, "href"))
-	i := strings.IndexByte(href, '#')
-	if i < 0 || i == len(href)-1 {
-		return false
-	}
-	id := href[i+1:]
-	if u, err := nurl.PathUnescape(id); err == nil {
-		id = u
-	}
-	return !ids[id]
 }
 
 // placeMark reports a link text made only of the signs themes use for a
