@@ -87,7 +87,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 					// Without a permalink's sign: Sphinx ends every
 					// heading's text with "¶", and "Retries¶" is not
 					// "Retries" in "Retries - brook documentation".
-					firstH1 = strings.Trim(cleanMeta(textOf(n)), permalinkSigns)
+					firstH1 = strings.Trim(cleanMeta(textOf(n)), permalinkSigns+" ")
 				}
 			case atom.Time:
 				if timeDatetime == "" {
@@ -166,11 +166,6 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 	}
 	return pm
 }
-
-// permalinkSigns are the signs documentation generators set in a
-// heading as its permalink (Sphinx's "¶", rustdoc's "§", Doxygen's "◆"),
-// and spaces. "#" and "^" are placeMarks too, but they end names ("C#").
-const permalinkSigns = "¶§🔗⚓◆ \u00a0\u200b"
 
 // siteHeading reports an <h1> that is the site's name: a link to the
 // site's home page and nothing else. Blogger's themes and many older

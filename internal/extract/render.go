@@ -146,7 +146,7 @@ func labelCell(c *html.Node) bool {
 // block's gutter of line numbers: "1 2"). An image's alternative text
 // is no label ("[icon]").
 func cellLabel(c *html.Node) string {
-	if s := strings.Join(strings.Fields(textOf(c)), " "); s != "" {
+	if s := collapseSpace(textOf(c)); s != "" {
 		return lettered(s)
 	}
 	for _, e := range elementsUnder(c) {
@@ -154,7 +154,7 @@ func cellLabel(c *html.Node) string {
 			continue
 		}
 		for _, k := range []string{"title", "aria-label"} {
-			if v := strings.Join(strings.Fields(attr(e, k)), " "); v != "" && countWords(v) <= 1 {
+			if v := collapseSpace(attr(e, k)); v != "" && countWords(v) <= 1 {
 				return lettered(v)
 			}
 		}
@@ -241,16 +241,22 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 
 // placeMark reports a link text made only of the signs themes use for a
 // permalink or a way back ("¶", "§", "#", "🔗", "↩︎", "↑", "^"; Doxygen's
-// "◆" before each member's heading), which mean nothing off the page. Other signs stay: a link over "(" or "*"
-// is part of its sentence.
+// "◆" before each member's heading), which mean nothing off the page.
+// Other signs stay: a link over "(" or "*" is part of its sentence.
 func placeMark(s string) bool {
 	s = strings.TrimSpace(s)
 	return s != "" && strings.Trim(s, placeMarks+" ") == ""
 }
 
-// placeMarks are the signs of placeMark, and the variation selectors and
-// zero-width space themes set beside them.
-const placeMarks = "¶§#🔗⚓↩↑⇧^◆\ufe0e\ufe0f\u200b"
+// permalinkSigns are the signs documentation generators set in a heading
+// as its permalink (Sphinx's "¶", rustdoc's "§", Doxygen's "◆"), and the
+// zero-width space set beside them. "#" and "^" mark places too, but they
+// also end names ("C#"), so a heading's text keeps them.
+const permalinkSigns = "¶§🔗⚓◆\u200b"
+
+// placeMarks are the signs of placeMark: the permalinks', a footnote's
+// ways back, and the variation selectors themes set beside them.
+const placeMarks = permalinkSigns + "#↩↑⇧^\ufe0e\ufe0f"
 
 // dropKeepingSpace removes a link, leaving a space when it held one:
 // "located<a href="#m"> </a>near" must not become "locatednear".
