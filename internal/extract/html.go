@@ -100,7 +100,7 @@ const maxTitleLead = 12
 // ("# Deploying with Docker | Harbor Docs", "## Deploying with Docker").
 // That heading becomes the <h1> instead, and the title is not added.
 func titleHeading(content *html.Node, title string) *html.Node {
-	title = strings.ToLower(strings.Join(strings.Fields(title), " "))
+	title = strings.ToLower(collapseSpace(title))
 	if title == "" || findFirst(content, func(n *html.Node) bool { return isElem(n, atom.H1) }) != nil {
 		return nil
 	}
@@ -129,7 +129,7 @@ func titleHeading(content *html.Node, title string) *html.Node {
 	if first == nil {
 		return nil
 	}
-	h := strings.ToLower(strings.Join(strings.Fields(textOf(first)), " "))
+	h := strings.ToLower(collapseSpace(textOf(first)))
 	if utf8.RuneCountInString(h) < 4 || !containsWords(title, h) {
 		return nil
 	}
