@@ -353,8 +353,16 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 // that stands alone in a block container (no text beside it) is such a
 // block; inline code sits in a paragraph, a list item or a cell.
 func restorePre(root *html.Node) {
-	for _, c := range elementsUnder(root) {
-		if c.DataAtom != atom.Code || c.Parent == nil || !codeContainer[c.Parent.DataAtom] || hasAncestor(c, atom.Pre) {
+	for _, c := range collectElements(root, func(c *html.Node) visit {
+		switch c.DataAtom {
+		case atom.Pre:
+			return skip
+		case atom.Code:
+			return take
+		}
+		return descend
+	}) {
+		if !codeContainer[c.Parent.DataAtom] {
 			continue
 		}
 		alone := true
