@@ -493,11 +493,24 @@ func plainCode(pre *html.Node) {
 // (<h2><div><a href="#x"></a></div><div>Requirements</div></h2>).
 // Readability judged each as a block of its own and removed the short
 // one, so every section heading of such a page was left empty.
+//
+// And an <a> without an address inside a heading becomes a <span>: it is
+// a named anchor, the target of a table of contents' links
+// (<h2><a name="pricing">Pricing</a></h2>), not a hyperlink (HTML 4.6.1:
+// without href, <a> is a placeholder). Readability counts every <a>'s
+// text as link text, so such a heading made the section under it look
+// like a block of links, and its heading and first paragraph were
+// removed together. An <a> that script makes a control (a role, a
+// tabindex, a handler or an address under another name) stays.
 func plainHeading(h *html.Node) {
 	holdsHeader := func(name string) bool { return containsFold(name, "header") }
 	dropNames(h, "class", holdsHeader)
 	dropNames(h, "id", holdsHeader)
 	for _, d := range elementsUnder(h) {
+		if namedAnchor(d) {
+			d.Data, d.DataAtom = "span", atom.Span
+			continue
+		}
 		if d.DataAtom != atom.Div {
 			continue
 		}
@@ -511,6 +524,22 @@ func plainHeading(h *html.Node) {
 			d.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, d.NextSibling)
 		}
 	}
+}
+
+// namedAnchor reports an <a> that is no link and no control: it has no
+// address (href, or one a script reads, such as data-href or Vue's
+// :href), no role, no tabindex and no event handler.
+func namedAnchor(a *html.Node) bool {
+	if a.DataAtom != atom.A {
+		return false
+	}
+	for _, at := range a.Attr {
+		k := strings.ToLower(at.Key)
+		if strings.Contains(k, "href") || k == "role" || k == "tabindex" || strings.HasPrefix(k, "on") {
+			return false
+		}
+	}
+	return true
 }
 
 // dropNames removes from n's space-separated attribute key (class, id)

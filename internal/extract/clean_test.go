@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -208,6 +209,51 @@ func TestPlainHeadingDivs(t *testing.T) {
 		}
 		if got := strings.Join(strings.Fields(textOf(h)), " "); got != tt.want {
 			t.Errorf("%s: text %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHeadingNamedAnchor checks that a section whose heading is a named
+// anchor (an <a> without an address, the target of a table of contents)
+// keeps its heading and its opening paragraph, and that an <a> a script
+// makes a control stays a link.
+func TestHeadingNamedAnchor(t *testing.T) {
+	section := func(title, body string) string {
+		return `<div class="wrapper"><div class="wrapper__body"><h2><a id="` + title + `" name="` + title + `"><strong>` + title + `</strong></a></h2><p>` + body + `</p></div></div>`
+	}
+	para := `<div class="wrapper"><p class="wrapper__body">The group writes policies in every state, and its agents sell home, auto and farm cover together, which brokers value when a client wants a single carrier for everything.</p></div>`
+	page := `<html><head><title>Top insurers</title></head><body><article><h1>The top ten insurers in the US</h1>` +
+		section("1. State Farm Group", "State Farm is the largest insurer in the country by premiums written, in home and auto alike.") +
+		strings.Repeat(para, 6) +
+		section("Choosing from the top ten insurance companies in the US", "With all these choices, finding the best carrier for your clients can be a daunting task. Here is how:") +
+		`<div class="wrapper"><p class="wrapper__body">Step 1. Clarify the client's situation, key risks and main priorities.</p></div>` +
+		`<div class="wrapper"><p class="wrapper__body">Step 2. Define the specific coverages and limits needed.</p></div>` +
+		`</article></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Choosing from the top ten", "With all these choices", "Step 2."} {
+		if !strings.Contains(doc.Content, want) {
+			t.Errorf("%q is missing:\n%s", want, doc.Content)
+		}
+	}
+
+	tests := []struct {
+		in   string
+		link bool
+	}{
+		{`<h2><a name="pricing">Pricing</a></h2>`, false},
+		{`<h2><a>Pricing</a></h2>`, false},
+		{`<h2><a href="/pricing">Pricing</a></h2>`, true},
+		{`<h2><a data-href="/pricing">Pricing</a></h2>`, true},
+		{`<h2><a role="button" aria-expanded="false">Pricing</a></h2>`, true},
+		{`<h2><a tabindex="0" onclick="toggle()">Pricing</a></h2>`, true},
+	}
+	for _, tt := range tests {
+		d := preparedPage(t, tt.in)
+		if got := findFirst(d, func(n *html.Node) bool { return n.DataAtom == atom.A }) != nil; got != tt.link {
+			t.Errorf("%s: <a> kept %v, want %v", tt.in, got, tt.link)
 		}
 	}
 }
