@@ -340,6 +340,14 @@ func TestTidyArticle(t *testing.T) {
 			once: []string{"First paragraph of the passage", "Second paragraph of the passage", "Third paragraph of the passage"},
 		},
 		{
+			name: "a copy's headings and short items go with its paragraphs",
+			html: `<div class="desktop"><h2>Material costs</h2>` + passage + `<h3>Permits</h3><ul><li>Building permit</li><li>Inspection fee</li></ul><p>` + para("Fourth paragraph of the passage") + `</p></div>` +
+				`<div class="mobile"><h2>Material costs</h2>` + passage + `<h3>Permits</h3><ul><li>Building permit</li><li>Inspection fee</li></ul><p>` + para("Fourth paragraph of the passage") + `</p></div>` +
+				story + `<h3>Building permit</h3><p>Ask the town hall which permits your street needs before you order anything.</p>`,
+			once: []string{"Material costs", "First paragraph of the passage", "Inspection fee", "Fourth paragraph", "Building permit Ask the town hall"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "paragraphs repeated alone are kept (a meal plan, interview questions)",
 			html: `<p>` + para("Repeated question") + `</p><p>` + para("First answer") + `</p><p>` + para("Repeated question") + `</p><p>` + para("Second answer") + `</p>` +
 				`<p>` + para("Repeated question") + `</p>`,
