@@ -34,6 +34,23 @@ var (
 	}
 )
 
+// knownLang returns the language a bare name stands for, if it is one of
+// bareLangs, with a version number after it or not ("python3",
+// IPython's "ipython3"), or "".
+func knownLang(name string) string {
+	name = strings.ToLower(name)
+	if bareLangs[name] {
+		return name
+	}
+	switch name = strings.TrimRight(name, "0123456789"); {
+	case bareLangs[name]:
+		return name
+	case name == "ipython":
+		return "python"
+	}
+	return ""
+}
+
 // langFromAttrs returns the code language n declares, if any.
 // Mintlify writes it as <pre language="bash"><code language="bash">,
 // beside Shiki's classes, which name only the theme.
@@ -43,8 +60,13 @@ func langFromAttrs(n *html.Node) string {
 			continue
 		}
 		if v := strings.TrimSpace(attr(n, k)); v != "" && len(v) < 24 && !strings.ContainsAny(v, " /") {
-			if k == "lang" && !bareLangs[strings.ToLower(v)] {
-				continue // lang="en" on <pre> is a human language
+			if k == "lang" {
+				// lang="en" on <pre> is a human language; PyPI's
+				// README renderer writes <pre lang="python3">.
+				if l := knownLang(v); l != "" {
+					return l
+				}
+				continue
 			}
 			return strings.ToLower(v)
 		}
@@ -58,11 +80,8 @@ func langFromAttrs(n *html.Node) string {
 		// Jupyter's nbconvert: <div class="highlight hl-ipython3">. "hl-"
 		// also prefixes other names, so only a language counts.
 		if rest, ok := strings.CutPrefix(strings.ToLower(f), "hl-"); ok {
-			switch rest = strings.TrimRight(rest, "0123456789"); {
-			case bareLangs[rest]:
-				return rest
-			case rest == "ipython":
-				return "python"
+			if l := knownLang(rest); l != "" {
+				return l
 			}
 		}
 		if m := classLangRe.FindStringSubmatch(f); m != nil {

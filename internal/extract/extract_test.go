@@ -287,6 +287,8 @@ func TestCodeLanguageDetection(t *testing.T) {
 		{`<pre class="shiki github-light" language="bash"><code language="bash" numberOfLines="1"><span class="line">ls</span></code></pre>`, "bash"},
 		{`<pre class="brush: php">echo 1;</pre>`, "php"},
 		{`<pre lang="en">not code language</pre>`, ""},
+		{`<pre lang="python3"><span class="kn">import</span> <span class="nn">httpx</span></pre>`, "python"},
+		{`<pre lang="es6">not a language we know</pre>`, ""},
 		{`<pre class="rust rust-example-rendered"><code>let x = 1;</code></pre>`, "rust"},
 		{`<div class="rust"><pre>fn main() {}</pre></div>`, ""},
 		{`<pre>plain</pre>`, ""},

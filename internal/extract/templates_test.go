@@ -989,6 +989,10 @@ func articleTemplates() []templateCase {
 //   - furo: a Sphinx page in the Furo theme, whose <title> adds the
 //     project's name to the <h1>'s text and its "¶" sign, with the theme's
 //     toggles, "Back to top" and the related pages;
+//   - pypi: a project's page on PyPI (Warehouse), whose README's code
+//     blocks name their language in <pre lang="python3">, with the
+//     sidebar of links, meta and classifiers, the tabs' panels (details,
+//     release history, files and hashes) and the site's banners;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1196,6 +1200,16 @@ func TestDocsTemplates(t *testing.T) {
 				"documentation"},
 			once:     "Configuring",
 			markdown: []string{"# Retries\n", "```python\nclient = brook.Client("},
+		},
+		{
+			file: "pypi.html", url: "https://pypi.org/project/harbor-client/",
+			with: []string{"A small client for the Harbor snapshot API", "streams a snapshot's archive to disk", "pip install harbor-client",
+				`client = Client("https://harbor.example.com", token="hb_live_...")`, "Retries a download that the server closed early",
+				"Apache 2.0. See"},
+			without: []string{"Skip to main content", "Switch to desktop", "2FA is now required", "Search PyPI", "Report project as malware",
+				"Classifiers", "Production/Stable", "Jun 2, 2025", "Copy to clipboard", "Installing packages", "Site map", "español"},
+			once:     "Streaming an archive",
+			markdown: []string{"```bash\npip install harbor-client\n```", "```python\nfrom harbor_client import Client"},
 		},
 	}
 	for _, tc := range tests {
