@@ -468,6 +468,7 @@ func spaceLinks(a *html.Node) {
 // theirs, which name the language.
 func plainCode(pre *html.Node) {
 	dropGutters(pre)
+	codeLines(pre)
 	for _, e := range elementsUnder(pre) {
 		switch e.DataAtom {
 		case atom.A:

@@ -237,6 +237,62 @@ func dropLanguageLabel(pre *html.Node, lang string) {
 	}
 }
 
+// codeLines ends the lines of a code block that a highlighter sets one
+// to a block element with no newline between them (<pre><div
+// class="line">npm install harbor</div><div class="line">harbor
+// serve</div></pre>, the Atom "highlights" package's markup, Monaco's
+// colorizer): a browser starts and ends each block on a line of its own
+// (CSS 2.1, 9.2.1), but the text has no newline, and the lines ran
+// together ("npm install harborharbor serve"). Each such element becomes
+// a <span>, with a newline before it and after it where the text has
+// none.
+func codeLines(pre *html.Node) {
+	var blocks []*html.Node
+	for _, e := range elementsUnder(pre) {
+		if e != pre && blockAtoms[e.DataAtom] && e.DataAtom != atom.Pre {
+			blocks = append(blocks, e)
+		}
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	var last byte // the last byte of the code's text so far
+	owed := false // a block ended since the last text
+	isBlock := map[*html.Node]bool{}
+	for _, b := range blocks {
+		isBlock[b] = true
+	}
+	newline := func(before *html.Node) {
+		before.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: "\n"}, before)
+		last = '\n'
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode && c.Data != "":
+				if owed && last != 0 && last != '\n' && c.Data[0] != '\n' {
+					newline(c)
+				}
+				owed = false
+				last = c.Data[len(c.Data)-1]
+			case isElem(c, atom.Br):
+				owed, last = false, '\n'
+			case isBlock[c]:
+				if last != 0 && last != '\n' {
+					newline(c)
+				}
+				walk(c)
+				owed = true
+				c.Data, c.DataAtom = "span", atom.Span
+			case c.Type == html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(pre)
+}
+
 // dropGutters removes line-number columns that highlighters render inside
 // or beside the code, which would otherwise interleave numbers with code.
 func dropGutters(pre *html.Node) {

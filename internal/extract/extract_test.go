@@ -271,6 +271,27 @@ func TestFormatsAndErrors(t *testing.T) {
 	}
 }
 
+// TestCodeLines checks that a code block whose lines are block elements
+// keeps one line to each, without doubling the newlines a highlighter
+// already writes.
+func TestCodeLines(t *testing.T) {
+	tests := []struct{ html, want string }{
+		{`<pre class="editor editor-colors"><div class="line"><span>npm install harbor</span></div><div class="line"><span>harbor serve</span></div></pre>`,
+			"npm install harbor\nharbor serve"},
+		{"<pre><div class=line>a = 1\n</div><div class=line>b = 2\n</div></pre>", "a = 1\nb = 2\n"},
+		{`<pre><code>$ harbor init<p>Created ./data</p>$ harbor serve</code></pre>`, "$ harbor init\nCreated ./data\n$ harbor serve"},
+		{`<pre><div><div>x</div></div><br><div>y</div></pre>`, "x\ny"},
+		{"<pre><span class=line>one</span>\n<span class=line>two</span></pre>", "one\ntwo"},
+	}
+	for _, tc := range tests {
+		doc := preparedPage(t, tc.html)
+		pre := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Pre) })
+		if got := preText(pre); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.html, got, tc.want)
+		}
+	}
+}
+
 func TestCodeLanguageDetection(t *testing.T) {
 	tests := []struct{ html, lang string }{
 		{`<pre><code class="language-go">x := 1</code></pre>`, "go"},
