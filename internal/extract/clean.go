@@ -227,6 +227,8 @@ func prepareDoc(doc *html.Node) {
 				// AMP's ad slots go here too, for the opposite reason:
 				// the extractors keep their placeholder text (ampAds).
 				n.RemoveChild(c)
+			case c.Type == html.ElementNode && carouselClone(c):
+				n.RemoveChild(c)
 			case c.Type == html.TextNode:
 				c.Data = dropInvisible(c.Data)
 			case c.Type == html.ElementNode && c.Data == "amp-img":
@@ -479,6 +481,28 @@ func plainCode(pre *html.Node) {
 			e.Attr = slices.DeleteFunc(e.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
 		}
 	}
+}
+
+// cloneClasses are the class names carousel libraries give the copies of
+// slides they add at each end so that the loop seems endless: Slick's,
+// Swiper's (up to version 8), Splide's and Glide's.
+var cloneClasses = []string{"slick-cloned", "swiper-slide-duplicate", "splide__slide--clone", "glide__slide--clone"}
+
+// carouselClone reports a slide a carousel library added as a copy of
+// another. A browser shows it only while the loop turns, but every
+// extractor read it as content, so a carousel of three testimonials came
+// out five or seven times over (Slick clones as many slides as it shows
+// at each end), its headings in a row with nothing between them once the
+// repeated text was dropped. Owl Carousel marks its copies "cloned" on an
+// "owl-item".
+func carouselClone(n *html.Node) bool {
+	cls := attr(n, "class")
+	if cls == "" || !strings.Contains(cls, "clone") && !strings.Contains(cls, "duplicate") {
+		return false
+	}
+	names := strings.Fields(cls)
+	return slices.ContainsFunc(names, func(c string) bool { return slices.Contains(cloneClasses, c) }) ||
+		slices.Contains(names, "cloned") && slices.Contains(names, "owl-item")
 }
 
 // plainHeading drops from a heading's class and id the names that hold

@@ -258,6 +258,58 @@ func TestHeadingNamedAnchor(t *testing.T) {
 	}
 }
 
+// TestCarouselClone checks that the slides a carousel library copies
+// for its endless loop are read once, and that other names with "clone"
+// in them stay.
+func TestCarouselClone(t *testing.T) {
+	slide := func(cls, name, quote string) string {
+		return `<div class="slick-slide` + cls + `"><h3>` + name + `</h3><p>` + quote + `</p></div>`
+	}
+	quotes := [][2]string{
+		{"Unique packaging designs", "Every box we design starts from the product and the shelf it will stand on, never from a template."},
+		{"Solutions that work", "We test each structure for transport and for the first opening, so that nothing breaks on the way."},
+		{"Market-ready packaging", "Print-ready files, a brand guide and two rounds of revisions come with every design we deliver."},
+	}
+	var slides string
+	for _, q := range quotes[1:] {
+		slides += slide(" slick-cloned", q[0], q[1])
+	}
+	for _, q := range quotes {
+		slides += slide(" slick-active", q[0], q[1])
+	}
+	for _, q := range quotes[:2] {
+		slides += slide(" slick-cloned", q[0], q[1])
+	}
+	page := `<html><head><title>Packaging design</title></head><body><main><h1>Packaging design</h1>` +
+		`<p>We design packaging for cosmetics brands, from the first sketch to the printed box, and we have done so for twelve years.</p>` +
+		`<div class="slick-slider"><div class="slick-track">` + slides + `</div></div>` +
+		`<p class="cloned-repo">Clone the starter kit from our repository to try the dielines yourself before you order a sample.</p></main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://studio.example.com/packaging", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range quotes {
+		if n := strings.Count(doc.Content, q[1]); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", q[0], n, doc.Content)
+		}
+	}
+	if !strings.Contains(doc.Content, "Clone the starter kit") {
+		t.Errorf("lost a paragraph named with clone:\n%s", doc.Content)
+	}
+	for _, tc := range []struct {
+		class string
+		clone bool
+	}{
+		{"slick-slide slick-cloned", true}, {"swiper-slide swiper-slide-duplicate", true}, {"splide__slide splide__slide--clone", true},
+		{"owl-item cloned", true}, {"cloned", false}, {"repo-cloned-badge", false}, {"swiper-slide", false},
+	} {
+		n := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div, Attr: []html.Attribute{{Key: "class", Val: tc.class}}}
+		if got := carouselClone(n); got != tc.clone {
+			t.Errorf("%q: clone %v, want %v", tc.class, got, tc.clone)
+		}
+	}
+}
+
 // TestScrollbarNames checks that a code block whose class hides only its
 // scrollbar ("hide-scroll", GitBook) reaches trafilatura's reading.
 func TestScrollbarNames(t *testing.T) {
