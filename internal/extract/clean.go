@@ -266,6 +266,7 @@ func prepareDoc(doc *html.Node) {
 				dropScrollbarNames(c)
 				ariaTable(c)
 				spaceLinks(c)
+				spaceAriaHidden(c)
 				if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
 				} else if headingWrapper(c) {
@@ -435,6 +436,25 @@ func ariaTable(t *html.Node) {
 // A row's header stays a <td>: Markdown has column headers only, and the
 // converter moved a row holding a <th> to the top as the table's header.
 var ariaCells = map[string]atom.Atom{"cell": atom.Td, "gridcell": atom.Td, "columnheader": atom.Th, "rowheader": atom.Td}
+
+// spaceAriaHidden puts spaces around an inline element that is hidden
+// from screen readers only (aria-hidden="true") and holds text: the
+// separator of a byline ("Nov 7, 2025 <span aria-hidden="true">·</span>
+// 11 min read", Medium's), an icon font's ligature. A browser shows it,
+// with the margins its stylesheet gives it; readability and the cleaned
+// page take it for hidden and remove it, and the words on either side
+// ran together ("Nov 7, 202511 min read"). Code keeps its characters.
+func spaceAriaHidden(n *html.Node) {
+	if blockAtoms[n.DataAtom] || !strings.EqualFold(attr(n, "aria-hidden"), "true") || strings.TrimSpace(textOf(n)) == "" || hasAncestor(n, atom.Pre) {
+		return
+	}
+	if n.PrevSibling != nil {
+		n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, n)
+	}
+	if n.NextSibling != nil {
+		n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, n.NextSibling)
+	}
+}
 
 // spaceLinks puts a space between a link and a link right after it when
 // the second starts a word of its own (a capital or a digit). Nothing

@@ -310,6 +310,33 @@ func TestCarouselClone(t *testing.T) {
 	}
 }
 
+// TestSpaceAriaHidden checks that a visible separator hidden from
+// screen readers leaves a space when the extractors remove it, and that
+// an icon without text and code are left as they are.
+func TestSpaceAriaHidden(t *testing.T) {
+	byline := `<p class="byline"><span>Nov 7, 2025</span><span aria-hidden="true"><span>·</span></span><span>11 min read</span></p>`
+	story := `<p>` + strings.Repeat("The scheduler now places containers by the topology of the CPU, and tail latency fell by a third. ", 6) + `</p>`
+	page := `<html><head><title>Scaling containers</title></head><body><article><h1>Scaling containers</h1>` + byline + story + story + `</article></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://blog.example.com/scaling-containers", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(doc.Content, "202511") {
+		t.Errorf("the byline's words ran together:\n%s", doc.Content)
+	}
+	tests := []struct{ in, want string }{
+		{byline, "Nov 7, 2025 · 11 min read"},
+		{`<p>Next<i class="fa fa-arrow" aria-hidden="true"></i>page</p>`, "Nextpage"},
+		{`<pre>fmt.<span aria-hidden="true">Println</span>(x)</pre>`, "fmt.(x)"}, // a gutter, dropped (dropGutters)
+	}
+	for _, tt := range tests {
+		d := preparedPage(t, tt.in)
+		if got := collapseSpace(textOf(findBody(d))); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestScrollbarNames checks that a code block whose class hides only its
 // scrollbar ("hide-scroll", GitBook) reaches trafilatura's reading.
 func TestScrollbarNames(t *testing.T) {
