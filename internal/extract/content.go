@@ -506,7 +506,37 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	// reads: without it such a paragraph was no block to any rule.
 	fixAtoms(root)
 	unnestParagraphs(root)
+	restoreTables(root)
 	return root
+}
+
+func holdsRows(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.DataAtom {
+		case atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+			return true
+		}
+	}
+	return false
+}
+
+// restoreTables renames back to <table> a <div> that holds a table's row
+// groups or rows. Readability renames every block it joins to the story
+// that is not a <div>, <article>, <section>, <p> or list into a <div>
+// (Readability.js, _grabArticle: ALTER_TO_DIV_EXCEPTIONS), the top
+// candidate itself included: a data table beside the story's paragraphs
+// lost its name, and without a <table> its rows and cells were no table
+// to the Markdown converter, which ran each row's cells together
+// ("…spend the moneyA best-in-class model…"). Only a table holds a
+// <tbody>, <thead>, <tfoot> or <tr> (an HTML parser moves them nowhere
+// else), so such a <div> was one.
+func restoreTables(root *html.Node) {
+	collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Div && holdsRows(c) {
+			c.Data, c.DataAtom = "table", atom.Table
+		}
+		return descend
+	})
 }
 
 // unnestParagraphs renames to <div> every <p> that holds a block.

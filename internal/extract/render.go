@@ -50,6 +50,7 @@ func renderMarkdown(content *html.Node, base *nurl.URL) string {
 	}
 	plainHeadings(content) // after tidyLinks: a heading's permalink may wrap its bold
 	unwrapOneCellTables(content)
+	separateCells(content)
 	out, err := mdConverter().ConvertNode(content, converter.WithDomain(domain))
 	if err != nil {
 		// The converter only errors on misconfiguration or a cancelled
@@ -132,6 +133,75 @@ func unwrapOneCellTables(root *html.Node) {
 			removeNode(t)
 		}
 	}
+}
+
+// separateCells puts " | " between the cells of each row of a table that
+// cannot be a Markdown table. The table plugin gives up on a table that
+// holds a list, a heading, a rule, a quote or a table, or that stands
+// inside a link or emphasis (Markdown's table cells hold one line of
+// inline text), and then writes each row as a paragraph; but it writes a
+// row's cells with nothing between them, so a comparison table whose
+// cells held a list of rating stars read "…spend the moneyA best-in-class
+// model…". With the bar, a row reads as one: "Onions | 1 and a half | 3".
+//
+// So do cells outside any table: readability renames the row it picks
+// as the story to a <div> (restoreTables mends only a whole table's).
+func separateCells(root *html.Node) {
+	rows := map[*html.Node]bool{}
+	for _, c := range elementsUnder(root) {
+		if c.DataAtom != atom.Td && c.DataAtom != atom.Th || c.Parent == nil || rows[c.Parent] {
+			continue
+		}
+		rows[c.Parent] = true
+		t := c.Parent
+		for t != nil && t.DataAtom != atom.Table {
+			t = t.Parent
+		}
+		if t != nil && !noMarkdownTable(t) {
+			continue
+		}
+		// Between inline cells only: a block in a cell starts a line
+		// of its own, and a bar there stood alone.
+		prevInline := false
+		for cell := c.Parent.FirstChild; cell != nil; cell = cell.NextSibling {
+			if cell.DataAtom != atom.Td && cell.DataAtom != atom.Th || !showsSomething(cell) {
+				continue
+			}
+			inline := findFirst(cell, func(n *html.Node) bool { return n != cell && blockAtoms[n.DataAtom] }) == nil
+			if prevInline && inline {
+				cell.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " | "}, cell)
+			}
+			prevInline = inline
+		}
+	}
+}
+
+// noMarkdownTable reports a table the converter's table plugin declines
+// (html-to-markdown v2, plugin/table: hasProblematicChildNode and
+// hasProblematicParentNode, and a table with role="presentation").
+func noMarkdownTable(t *html.Node) bool {
+	if attr(t, "role") == "presentation" {
+		return true
+	}
+	for p := t.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.A, atom.Strong, atom.B, atom.Em, atom.I, atom.Del, atom.S, atom.Strike:
+			return true
+		}
+	}
+	return findFirst(t, func(n *html.Node) bool {
+		switch {
+		case n == t:
+			return false
+		case headingAtoms[n.DataAtom]:
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Table, atom.Hr, atom.Ul, atom.Ol, atom.Blockquote:
+			return true
+		}
+		return false
+	}) != nil
 }
 
 // labelCell reports a cell that holds at most a word, or only numbers:

@@ -4,6 +4,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // TestPlainHeadings checks that bold or italic markup spanning a whole
@@ -233,5 +236,50 @@ func TestTidyMarkdownListFence(t *testing.T) {
 	got := renderMarkdown(parseFragment(t, `<ul><li><pre><code>run()</code></pre><p>Then call it.</p></li></ul><p>Mail louise_matsakis@example.com.</p>`), nil)
 	if want := "- ```\n  run()\n  ```\n\n  Then call it.\n\nMail louise_matsakis@example.com."; strings.TrimSpace(got) != want {
 		t.Errorf("renderMarkdown = %q, want %q", got, want)
+	}
+}
+
+// TestSeparateCells checks that the rows of a table the converter cannot
+// write as a Markdown table keep their cells apart, and that a table it
+// can write is left alone.
+func TestSeparateCells(t *testing.T) {
+	stars := `<ul class="rating"><li>1</li><li>2</li><li>3</li></ul>`
+	tests := []struct{ in, want string }{
+		{`<table><tr><td></td><th>Apollo</th><th>Segway</th></tr><tr><td>Rating</td><td>` + stars + `</td><td>` + stars + `</td></tr>` +
+			`<tr><th>Bottom line</th><td>Our favorite if you will spend the money</td><td>A best-in-class model</td></tr></table>`,
+			"Bottom line | Our favorite if you will spend the money | A best-in-class model"},
+		{`<table><tr><td><h3>Onions</h3></td><td>1 and a half</td><td>3</td></tr><tr><td>Celery</td><td>80g</td><td>160g</td></tr></table>`,
+			"Celery | 80g | 160g"},
+		{`<table><tr><th>Item</th><th>Weight</th></tr><tr><td>Celery</td><td>80g</td></tr></table>`,
+			"| Celery | 80g    |"},
+	}
+	for _, tt := range tests {
+		got := renderMarkdown(parseFragment(t, tt.in), nil)
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%s:\n%s\nwant %q", tt.in, got, tt.want)
+		}
+		if strings.Contains(got, "\n|\n") || strings.Contains(got, "\n| \n") {
+			t.Errorf("%s: a bar stands alone:\n%s", tt.in, got)
+		}
+	}
+}
+
+// TestRestoreTables checks that a table readability renamed to a <div>
+// is a table again, and that a <div> of other blocks stays one.
+func TestRestoreTables(t *testing.T) {
+	root := parseFragment(t, `<table class="compare"><tbody><tr><th>Range</th><td>40 km</td><td>35 km</td></tr></tbody></table><div><p>Text</p></div>`)
+	tbl := findFirst(root, func(n *html.Node) bool { return n.DataAtom == atom.Table })
+	tbl.Data, tbl.DataAtom = "div", atom.Div // as readability leaves it
+	restoreTables(root)
+	if got := renderMarkdown(root, nil); !strings.Contains(got, "| Range | 40 km | 35 km |") {
+		t.Errorf("the table is not restored:\n%s", got)
+	}
+	if n := len(collectElements(root, func(c *html.Node) visit {
+		if c.DataAtom == atom.Table {
+			return take
+		}
+		return descend
+	})); n != 1 {
+		t.Errorf("%d tables, want 1", n)
 	}
 }
