@@ -35,6 +35,12 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 			`<a href="/f">parsing</a> and <a href="/g">code generation</a>.</li><li><a href="/h">Caching</a> <a href="/i">TTLs</a></li></ul>`,
 			[]string{"A tiny compiler – a walk through lexing, parsing and code generation.", "Caching TTLs"},
 			[]string{"throughlexing", "parsingand", "CachingTTLs"}},
+		// A list item's nested blocks are flattened into its text; the
+		// space that ended a block's own text went with the trimming
+		// ("Style:Skate"), as did one that opened an emphasis.
+		{"blocks in a list item", `<p>` + filler + `</p><ul><li><div>Helmet Style: <div> Skate / BMX </div></div><div>Weight: <div>0.97 lbs</div></div></li>` +
+			`<li>The<b> new</b> model</li></ul>`,
+			[]string{"Helmet Style: Skate / BMX", "The new model"}, []string{"Style:Skate", "Thenew"}},
 	}
 	u, _ := url.Parse("https://example.com/story/food")
 	for _, tt := range tests {

@@ -206,7 +206,9 @@ func handleTextNode(node *html.Node, cache *lru.Cache, fixComments, preserveSpac
 	}
 
 	// If text is empty, try tail
+	fromTail := false
 	if text == "" && len(children) == 0 {
+		fromTail = true
 		text, tail = tail, ""
 		etree.SetText(node, text)
 		etree.SetTail(node, tail)
@@ -223,8 +225,20 @@ func handleTextNode(node *html.Node, cache *lru.Cache, fixComments, preserveSpac
 	// it glued words ("walk through<a>lexing</a>,<a>parsing</a>and").
 	// Python trafilatura trims it too, but its text output puts spaces
 	// back between elements; an HTML tree has nothing to put them back.
+	//
+	// So does the element's own text, when it holds more than whitespace
+	// (webgate's change): a list item's nested blocks are flattened into
+	// its text, and a label trimmed of its trailing space ran into the
+	// block after it ("Helmet Style: <div>Skate</div>" read "Helmet
+	// Style:Skate"), as did a word before an emphasis that opens with a
+	// space ("the<b> new</b>"). Text taken over from the tail (a line
+	// break's, which becomes a paragraph in comments) is only trimmed.
 	if !preserveSpaces {
+		raw := text
 		text, tail = trim(text), trimKeepEdges(tail)
+		if text != "" && !fromTail {
+			text = trimKeepEdges(raw)
+		}
 		etree.SetText(node, text)
 		etree.SetTail(node, tail)
 	}
