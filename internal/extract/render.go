@@ -148,6 +148,7 @@ func unwrapOneCellTables(root *html.Node) {
 // as the story to a <div> (restoreTables mends only a whole table's).
 func separateCells(root *html.Node) {
 	rows := map[*html.Node]bool{}
+	fallback := map[*html.Node]bool{} // each table judged once, not once a row
 	for _, c := range elementsUnder(root) {
 		if c.DataAtom != atom.Td && c.DataAtom != atom.Th || c.Parent == nil || rows[c.Parent] {
 			continue
@@ -157,8 +158,15 @@ func separateCells(root *html.Node) {
 		for t != nil && t.DataAtom != atom.Table {
 			t = t.Parent
 		}
-		if t != nil && !noMarkdownTable(t) {
-			continue
+		if t != nil {
+			no, judged := fallback[t]
+			if !judged {
+				no = noMarkdownTable(t)
+				fallback[t] = no
+			}
+			if !no {
+				continue
+			}
 		}
 		// Between inline cells only: a block in a cell starts a line
 		// of its own, and a bar there stood alone.
