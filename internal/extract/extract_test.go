@@ -920,3 +920,24 @@ func TestUndeclaredStoryTidied(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadingOfTitle checks that the page's <h1> stands for a title that
+// only adds the site's name to it, and not when the <h1> is the site's
+// name or the title says more than a name.
+func TestHeadingOfTitle(t *testing.T) {
+	tests := []struct{ title, h1, want string }{
+		{"Deploying with Docker | Harbor Docs", "Deploying with Docker", "Deploying with Docker"},
+		{"Harbor Docs: Deploying with Docker", "Deploying with Docker", "Deploying with Docker"},
+		{"Deploying with Docker – Harbor", "Deploying with Docker", "Deploying with Docker"},
+		{"How to deploy Harbor with Docker | Blog", "Blog", ""},
+		{"Deploying with Docker", "Deploying with Docker", ""},
+		{"Deploying with Docker Compose", "Deploying with Docker", ""},
+		{"Go | The Go Programming Language", "Go", ""},
+		{"Deploying with Docker | Harbor Docs", "", ""},
+	}
+	for _, tt := range tests {
+		if got := headingOfTitle(tt.title, tt.h1); got != tt.want {
+			t.Errorf("headingOfTitle(%q, %q) = %q, want %q", tt.title, tt.h1, got, tt.want)
+		}
+	}
+}

@@ -82,8 +82,14 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		// Extractors often drop the <h1> because it duplicates <title>;
 		// a Markdown reader (usually a model) still wants to know what
 		// the page is, so the title heads the document.
+		// The page's own <h1> when the title only adds the site's name
+		// to it: readability removes the heading that repeats the title.
 		if meta.Title != "" && findFirst(content, func(n *html.Node) bool { return isElem(n, atom.H1) }) == nil {
-			out.Content = "# " + meta.Title + "\n\n" + out.Content
+			heading := meta.Title
+			if meta.heading != "" {
+				heading = meta.heading
+			}
+			out.Content = "# " + heading + "\n\n" + out.Content
 		}
 	}
 	return out, nil

@@ -25,6 +25,9 @@ type pageMeta struct {
 	microArticles int
 	// metaPublished: a meta tag gives the page's publication date.
 	metaPublished bool
+	// heading is the page's <h1> when the title is that heading with the
+	// site's name beside it ("Deploying with Docker | Harbor Docs").
+	heading string
 }
 
 // extractMetadata reads JSON-LD, OpenGraph, meta tags and a few document
@@ -126,6 +129,7 @@ func extractMetadata(doc *html.Node, base *nurl.URL) pageMeta {
 		titleTag = firstH1
 	}
 	m.Title = cleanMeta(firstNonEmpty(ld.headline, metas["og:title"], metas["twitter:title"], metas["dc.title"], titleTag, firstH1))
+	pm.heading = headingOfTitle(m.Title, firstH1)
 	m.Author = cleanMeta(firstNonEmpty(ld.author, metas["author"], metas["article:author"], metas["dc.creator"], metas["parsely-author"], metas["sailthru.author"], metas["byl"]))
 	if strings.HasPrefix(m.Author, "http") { // article:author is often a profile URL
 		m.Author = ""
@@ -221,6 +225,34 @@ func trimSiteName(title, site string) string {
 		}
 	}
 	return title
+}
+
+// headingOfTitle returns h1 when title is h1 and a shorter name set off
+// by a separator, before or after it ("Deploying with Docker | Harbor
+// Docs", "Harbor Docs: Deploying with Docker"), or "". The name is the
+// site's; a longer one is the title's own words, and h1 the site's name.
+func headingOfTitle(title, h1 string) string {
+	if h1 == "" || len(h1) >= len(title) {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(title, h1); ok {
+		rest = strings.TrimLeft(rest, " ")
+		if r := strings.TrimLeft(rest, titleSeparators); r != rest && strings.HasPrefix(r, " ") {
+			if site := strings.TrimSpace(r); site != "" && len(site) < len(h1) {
+				return h1
+			}
+		}
+	}
+	// After the name the separator may follow it directly ("Site: Post").
+	if rest, ok := strings.CutSuffix(title, h1); ok && strings.HasSuffix(rest, " ") {
+		rest = strings.TrimRight(rest, " ")
+		if r := strings.TrimRight(rest, titleSeparators); r != rest {
+			if site := strings.TrimSpace(r); site != "" && len(site) < len(h1) {
+				return h1
+			}
+		}
+	}
+	return ""
 }
 
 // cleanMeta collapses a metadata value's spaces and drops its invisible
