@@ -297,6 +297,24 @@ func prepareDoc(doc *html.Node) {
 	unhideBackdrop(doc)
 }
 
+// unnameRoot removes the class and id of the <html> element. Themes put
+// the page's state there ("hasSidebar", "sidebar-visible",
+// "avada-html-header-position-top", XenForo's "sidebarNav--active"),
+// and readability judges the root by its names as it judges a block: a
+// name holding one of its unlikely-candidate words ("sidebar",
+// "header", "footer", "menu") removed the whole document from its walk,
+// and it fell back to the entire body, navigation, skip links and
+// hidden elements included (Readability.js spares <body> that way, not
+// <html>). The root names no block, and hidden content has been judged
+// by its selectors already (hidden.Strip runs first).
+func unnameRoot(doc *html.Node) {
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == atom.Html {
+			c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
+		}
+	}
+}
+
 // signatureWords are the first words of the class names API
 // documentation generators give a declaration's signature: Javadoc's
 // "member-signature" and "type-signature", TypeDoc's "tsd-signature".

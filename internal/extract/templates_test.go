@@ -993,6 +993,10 @@ func articleTemplates() []templateCase {
 //     blocks name their language in <pre lang="python3">, with the
 //     sidebar of links, meta and classifiers, the tabs' panels (details,
 //     release history, files and hashes) and the site's banners;
+//   - mslearn: a Microsoft Learn how-to, whose <html> names its state
+//     ("hasSidebar hasPageActions"), with a skip link, a browser notice
+//     hidden by the hidden attribute, code headers with a copy button,
+//     a note, the outline and the feedback box;
 //   - stackoverflow: a question with its comments and two answers, one
 //     accepted, under the site's navigation, beside "The Overflow Blog",
 //     linked, related and hot questions, over a cookie banner.
@@ -1107,8 +1111,8 @@ func TestDocsTemplates(t *testing.T) {
 				"or every request in the audit log"},
 			without: []string{"Ask or search", "Ctrl K", "Powered by GitBook", "Deploying on Kubernetes", "On this page",
 				"Edit on GitHub", "Previous", "## Deploying with Docker", "| Harbor Docs"},
-			once: "Deploying with Docker",
-			markdown: []string{"# Deploying with Docker\n", "## Requirements\n", "| `HARBOR_LISTEN`      | `:8443` | The address the server listens on.",
+			once: "Run the container",
+			markdown: []string{"# Deploying with Docker\n\nRun Harbor in a container", "## Requirements\n", "| `HARBOR_LISTEN`      | `:8443` | The address the server listens on.",
 				"services:\n  harbor:\n"},
 		},
 		{
@@ -1210,6 +1214,15 @@ func TestDocsTemplates(t *testing.T) {
 				"Classifiers", "Production/Stable", "Jun 2, 2025", "Copy to clipboard", "Installing packages", "Site map", "español"},
 			once:     "Streaming an archive",
 			markdown: []string{"```bash\npip install harbor-client\n```", "```python\nfrom harbor_client import Client"},
+		},
+		{
+			file: "mslearn.html", url: "https://learn.microsoft.com/en-us/dotnet/core/resilience/http-retries",
+			with: []string{"retrying it after a short wait often succeeds", "dotnet add package Microsoft.Extensions.Http.Resilience",
+				"MaxRetryAttempts = 4,", "Retry only requests the server can safely repeat.", "The wait before the first retry."},
+			without: []string{"Skip to main content", "This browser is no longer supported", "Upgrade to Microsoft Edge", "Download PDF",
+				"In this article", "Was this page helpful?", "Previous Versions", "Add to collection", "API reference"},
+			once:     "Add the retry strategy",
+			markdown: []string{"```csharp\nvar builder = WebApplication.CreateBuilder(args);"},
 		},
 	}
 	for _, tc := range tests {
