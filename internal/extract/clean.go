@@ -305,8 +305,10 @@ func prepareDoc(doc *html.Node) {
 // "header", "footer", "menu") removed the whole document from its walk,
 // and it fell back to the entire body, navigation, skip links and
 // hidden elements included (Readability.js spares <body> that way, not
-// <html>). The root names no block, and hidden content has been judged
-// by its selectors already (hidden.Strip runs first).
+// <html>). The root names no block, and a stylesheet's selectors on its
+// class have been applied already where hidden content is stripped
+// (hidden.Strip runs first). mainContent calls it on pages not declared
+// as articles.
 func unnameRoot(doc *html.Node) {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
 		if c.DataAtom == atom.Html {

@@ -247,21 +247,17 @@ func dropLanguageLabel(pre *html.Node, lang string) {
 // a <span>, with a newline before it and after it where the text has
 // none.
 func codeLines(pre *html.Node) {
-	var blocks []*html.Node
+	isBlock := map[*html.Node]bool{}
 	for _, e := range elementsUnder(pre) {
-		if e != pre && blockAtoms[e.DataAtom] && e.DataAtom != atom.Pre {
-			blocks = append(blocks, e)
+		if blockAtoms[e.DataAtom] && e.DataAtom != atom.Pre {
+			isBlock[e] = true
 		}
 	}
-	if len(blocks) == 0 {
+	if len(isBlock) == 0 {
 		return
 	}
 	var last byte // the last byte of the code's text so far
 	owed := false // a block ended since the last text
-	isBlock := map[*html.Node]bool{}
-	for _, b := range blocks {
-		isBlock[b] = true
-	}
 	newline := func(before *html.Node) {
 		before.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: "\n"}, before)
 		last = '\n'

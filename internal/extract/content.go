@@ -518,6 +518,8 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	return root
 }
 
+// holdsRows reports an element with a row group or a row among its
+// children.
 func holdsRows(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.DataAtom {
