@@ -65,6 +65,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		return nil, ErrEmpty
 	}
 	dropTrailingContents(content, base)
+	dropRepeatedHeadings(content)
 	normalizeCode(content, codeLanguages(doc))
 	resolveLazyImages(content)
 	absolutize(content, base)

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // dedupeRuns removes a run of leaf blocks that repeats, in the same
@@ -196,3 +197,46 @@ const (
 	minRepeatWords = 50
 	repeatShingle  = 6
 )
+
+// dropRepeatedHeadings removes a heading that repeats, word for word, the
+// heading right before it, with nothing shown between them: responsive
+// layouts set a card's title twice (one for wide screens, one for
+// narrow), and a lazily filled feed repeats its section's title over
+// empty placeholders ("Latest", "Latest", …). Two identical headings in a
+// row tell a reader nothing the first did not; the page's text stays
+// whole, since only headings are compared and an image or any text
+// between them keeps both.
+func dropRepeatedHeadings(root *html.Node) {
+	var drop []*html.Node
+	prev := "" // the text of the last heading, when nothing was shown after it
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					prev = ""
+				}
+			case c.Type != html.ElementNode:
+			case headingAtoms[c.DataAtom]:
+				t := collapseSpace(textOf(c))
+				if t != "" && t == prev && !showsMedia(c) {
+					drop = append(drop, c)
+					continue
+				}
+				prev = t
+				if showsMedia(c) {
+					prev = ""
+				}
+			case c.DataAtom == atom.Img || c.DataAtom == atom.Video || c.DataAtom == atom.Audio || c.DataAtom == atom.Iframe:
+				prev = ""
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	for _, h := range drop {
+		removeNode(h)
+	}
+}

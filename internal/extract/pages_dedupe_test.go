@@ -135,3 +135,31 @@ func TestDedupeEchoes(t *testing.T) {
 		t.Errorf("the page's own repeated paragraph kept %d times, want 4", n)
 	}
 }
+
+// TestDropRepeatedHeadings checks that a heading repeating the one right
+// before it goes, and that headings with text or an image between them,
+// or differing words, stay.
+func TestDropRepeatedHeadings(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<h3>Enterprise Graph</h3><div><h3>Enterprise Graph</h3></div><p>The data layer.</p>`, "Enterprise Graph The data layer."},
+		{`<h2>Latest</h2><div class="lazy"></div><h2>Latest</h2><div></div><h2>Latest</h2><p>New posts.</p>`, "Latest New posts."},
+		{`<h2>Pricing</h2><p>Free.</p><h2>Pricing</h2><p>Paid.</p>`, "Pricing Free. Pricing Paid."},
+		{`<h3>Step</h3><img src="a.png" alt=""><h3>Step</h3>`, "Step Step"},
+		{`<h2>Setup</h2><h3>Setup on Linux</h3>`, "Setup Setup on Linux"},
+	}
+	for _, tt := range tests {
+		root := parseFragment(t, tt.in)
+		dropRepeatedHeadings(root)
+		var words []string
+		collectElements(root, func(c *html.Node) visit {
+			if headingAtoms[c.DataAtom] || c.DataAtom == atom.P {
+				words = append(words, collapseSpace(textOf(c)))
+				return skip
+			}
+			return descend
+		})
+		if got := strings.Join(words, " "); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
