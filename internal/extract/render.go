@@ -175,7 +175,7 @@ func separateCells(root *html.Node) {
 			if cell.DataAtom != atom.Td && cell.DataAtom != atom.Th || !showsSomething(cell) {
 				continue
 			}
-			inline := findFirst(cell, func(n *html.Node) bool { return n != cell && blockAtoms[n.DataAtom] }) == nil
+			inline := !hasBlockChild(cell)
 			if prevInline && inline {
 				cell.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " | "}, cell)
 			}
