@@ -229,30 +229,27 @@ func trimSiteName(title, site string) string {
 
 // headingOfTitle returns h1 when title is h1 and a shorter name set off
 // by a separator, before or after it ("Deploying with Docker | Harbor
-// Docs", "Harbor Docs: Deploying with Docker"), or "". The name is the
-// site's; a longer one is the title's own words, and h1 the site's name.
+// Docs", "Harbor Docs: Deploying with Docker"), or "": the name is then
+// the site's, and trimSiteName, given it, leaves h1. A longer name is
+// the title's own words, and h1 the site's name.
 func headingOfTitle(title, h1 string) string {
 	if h1 == "" || len(h1) >= len(title) {
 		return ""
 	}
-	if rest, ok := strings.CutPrefix(title, h1); ok {
-		rest = strings.TrimLeft(rest, " ")
-		if r := strings.TrimLeft(rest, titleSeparators); r != rest && strings.HasPrefix(r, " ") {
-			if site := strings.TrimSpace(r); site != "" && len(site) < len(h1) {
-				return h1
-			}
-		}
+	var site string
+	switch {
+	case strings.HasPrefix(title, h1):
+		site = title[len(h1):]
+	case strings.HasSuffix(title, h1):
+		site = title[:len(title)-len(h1)]
+	default:
+		return ""
 	}
-	// After the name the separator may follow it directly ("Site: Post").
-	if rest, ok := strings.CutSuffix(title, h1); ok && strings.HasSuffix(rest, " ") {
-		rest = strings.TrimRight(rest, " ")
-		if r := strings.TrimRight(rest, titleSeparators); r != rest {
-			if site := strings.TrimSpace(r); site != "" && len(site) < len(h1) {
-				return h1
-			}
-		}
+	site = strings.TrimSpace(strings.Trim(strings.TrimSpace(site), titleSeparators))
+	if site == "" || len(site) >= len(h1) || trimSiteName(title, site) != h1 {
+		return ""
 	}
-	return ""
+	return h1
 }
 
 // cleanMeta collapses a metadata value's spaces and drops its invisible
