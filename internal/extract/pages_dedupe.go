@@ -219,14 +219,13 @@ func dropRepeatedHeadings(root *html.Node) {
 				}
 			case c.Type != html.ElementNode:
 			case headingAtoms[c.DataAtom]:
-				t := collapseSpace(textOf(c))
-				if t != "" && t == prev && !showsMedia(c) {
-					drop = append(drop, c)
-					continue
-				}
-				prev = t
-				if showsMedia(c) {
+				switch t := collapseSpace(textOf(c)); {
+				case showsMedia(c):
 					prev = ""
+				case t != "" && t == prev:
+					drop = append(drop, c)
+				default:
+					prev = t
 				}
 			case c.DataAtom == atom.Img || c.DataAtom == atom.Video || c.DataAtom == atom.Audio || c.DataAtom == atom.Iframe:
 				prev = ""
