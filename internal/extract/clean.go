@@ -260,7 +260,7 @@ func prepareDoc(doc *html.Node) {
 					plainHeading(c)
 				}
 				if admonitionAlert(c) {
-					c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "role" })
+					dropAttrs(c, "role")
 				}
 				openPanel(c)
 				dropScrollbarNames(c)
@@ -312,7 +312,7 @@ func prepareDoc(doc *html.Node) {
 func unnameRoot(doc *html.Node) {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
 		if c.DataAtom == atom.Html {
-			c.Attr = slices.DeleteFunc(c.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
+			dropAttrs(c, "class", "id")
 		}
 	}
 }
@@ -518,7 +518,7 @@ func plainCode(pre *html.Node) {
 			removeNode(e)
 		case atom.Code:
 		default:
-			e.Attr = slices.DeleteFunc(e.Attr, func(a html.Attribute) bool { return a.Key == "class" || a.Key == "id" })
+			dropAttrs(e, "class", "id")
 		}
 	}
 }

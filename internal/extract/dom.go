@@ -2,6 +2,7 @@ package extract
 
 import (
 	nurl "net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -18,6 +19,11 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+// dropAttrs removes n's attributes with the given keys.
+func dropAttrs(n *html.Node, keys ...string) {
+	n.Attr = slices.DeleteFunc(n.Attr, func(a html.Attribute) bool { return slices.Contains(keys, a.Key) })
 }
 
 // hasToken reports whether the space-separated list s contains tok
