@@ -360,14 +360,52 @@ const maxCaptionWords = 80
 // gained AEB 0.0005 and cost the Mozilla set, whose expected output is
 // Readability.js's (it keeps every caption), 0.002. When the captions
 // hold a third of the text they are the content (a photo listing, a
-// gallery) and stay.
+// gallery) and stay; each caption's text counts once (captionWords).
 func dropCaptions(root *html.Node) {
-	removeUnlessThird(root, collectElements(root, func(c *html.Node) visit {
+	captions := collectElements(root, func(c *html.Node) visit {
 		if classWords(c, captionWords) && wordCount(c) <= maxCaptionWords {
 			return take
 		}
 		return descend
-	}))
+	})
+	if captionWordsOnce(captions)*3 > wordCount(root) {
+		return
+	}
+	for _, n := range captions {
+		removeNode(n)
+	}
+}
+
+// captionKeyTokens is how many of a caption's first words tell it apart.
+const captionKeyTokens = 8
+
+// captionWordsOnce is the words the captions hold, each caption's text
+// counted once. A gallery sets one photo's caption two or three times:
+// in full and cut short ("… more"), each in its slide and again in its
+// control bar. Counted every time, a story's single photo caption
+// outweighed a third of a short story, and the guard that keeps a
+// gallery's captions as its content kept four copies of it. A leaf block
+// whose first captionKeyTokens words open an earlier one's is such a
+// copy, and does not count; a gallery of distinct captions counts whole.
+func captionWordsOnce(captions []*html.Node) int {
+	total := wordsIn(captions)
+	seen := make(map[uint64]bool)
+	var hs []uint64
+	for _, n := range captions {
+		leaves, texts := textLeaves(n)
+		if len(leaves) == 0 {
+			leaves, texts = []*html.Node{n}, []string{collapseSpace(textOf(n))}
+		}
+		for i, t := range texts {
+			hs = tokenHashes(t, hs[:0])
+			key := shingleHash(hs[:min(len(hs), captionKeyTokens)])
+			if seen[key] {
+				total -= wordCount(leaves[i])
+			}
+			seen[key] = true
+		}
+	}
+	return total
 }
 
 // furnitureWords are class/id words of page furniture that never name

@@ -137,8 +137,24 @@ func TestTidyArticle(t *testing.T) {
 		},
 		{
 			name: "captions that are most of the text stay",
-			html: `<p>Our ten favourite bridges.</p>` + strings.Repeat(`<figure><img src="b.jpg"><figcaption class="caption">A long caption describing one of the bridges in the list at length</figcaption></figure>`, 4),
-			kept: []string{"A long caption describing"},
+			html: `<p>Our ten favourite bridges.</p>` +
+				`<figure><img src="a.jpg"><figcaption class="caption">The Golden Gate in fog, seen from the Marin headlands at dawn</figcaption></figure>` +
+				`<figure><img src="b.jpg"><figcaption class="caption">Tower Bridge raised for a tall ship on the Thames in summer</figcaption></figure>` +
+				`<figure><img src="c.jpg"><figcaption class="caption">The Charles Bridge at night, its statues lit along the parapet</figcaption></figure>`,
+			kept: []string{"The Golden Gate in fog", "Tower Bridge raised", "The Charles Bridge at night"},
+		},
+		{
+			// One photo's caption in full, cut short, and both again in
+			// the gallery's control bar: four copies reach a third of a
+			// short story, one does not.
+			name: "a gallery's copies of one caption count once",
+			html: `<div class="gallery"><img src="a.jpg"><div class="caption"><div class="caption-full">` + para("The defence secretary shakes hands with the minister in Hanoi") + ` <a>less</a></div>` +
+				`<div class="caption-truncated">The defence secretary shakes hands with the minister in Hanoi and more <a>... more</a></div></div>` +
+				`<div class="caption"><div class="caption-full">` + para("The defence secretary shakes hands with the minister in Hanoi") + ` <a>less</a></div>` +
+				`<div class="caption-truncated">The defence secretary shakes hands with the minister in Hanoi and more <a>... more</a></div></div></div>` +
+				`<p>` + para("The defence secretary accused the neighbouring power of intimidation") + `</p><p>` + para("He urged the smaller nations to push back") + `</p>`,
+			gone: []string{"shakes hands"},
+			kept: []string{"accused the neighbouring power", "push back"},
 		},
 		{
 			name: "dateline by its words",
