@@ -307,8 +307,7 @@ func prepareDoc(doc *html.Node) {
 // hidden elements included (Readability.js spares <body> that way, not
 // <html>). The root names no block, and a stylesheet's selectors on its
 // class have been applied already where hidden content is stripped
-// (hidden.Strip runs first). mainContent calls it on pages not declared
-// as articles.
+// (hidden.Strip runs first).
 func unnameRoot(doc *html.Node) {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
 		if c.DataAtom == atom.Html {

@@ -428,3 +428,35 @@ func TestAdmonitionAlert(t *testing.T) {
 		}
 	}
 }
+
+// TestRootNamesOnArticles: a story whose <html> carries a theme's state
+// ("header-spacing") is read from its own block, not from the whole body
+// with the site's header and print logo.
+func TestRootNamesOnArticles(t *testing.T) {
+	para := func(s string) string {
+		return "<p>" + s + " The owners had searched the neighbourhood for weeks and put up posters on every corner of the street.</p>"
+	}
+	page := `<html class="header-spacing spacing"><head><title>Cat found 700 miles from home</title>` +
+		`<meta property="og:type" content="article"></head><body>` +
+		`<div class="header"><h2>Breaking News</h2><img src="/img/print-header-logo.png" alt="print header logo"> https://news.example/cat-found</div>` +
+		`<div class="article-body"><h1>Cat found 700 miles from home</h1>` +
+		para("A cat that went missing in Texas turned up in New Mexico two years later.") +
+		para("A shelter scanned its microchip and called the family.") +
+		para("The family drove through the night to bring it home.") +
+		para("Vets said the cat was thin but healthy.") +
+		`</div></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://news.example/cat-found", Format: Markdown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"turned up in New Mexico", "thin but healthy"} {
+		if !strings.Contains(doc.Content, want) {
+			t.Errorf("%q is missing:\n%s", want, doc.Content)
+		}
+	}
+	for _, gone := range []string{"Breaking News", "print header logo"} {
+		if strings.Contains(doc.Content, gone) {
+			t.Errorf("%q is kept:\n%s", gone, doc.Content)
+		}
+	}
+}
