@@ -876,3 +876,56 @@ func boilerCompound(w string) bool {
 	}
 	return false
 }
+
+// maxSignupBoxWords bounds a signup box: a call to subscribe, a line of
+// fine print and a thank-you note, beside the form.
+const maxSignupBoxWords = 100
+
+// dropSignupBoxes removes the boxes built around a newsletter or text
+// alert signup: the highest ancestor of an e-mail or phone field that
+// holds no more than maxSignupBoxWords words. The extractors drop the form
+// itself, but its box is text, and the story kept "Be the first to
+// know!", "By signing up, you agree to receive recurring automated SMS
+// marketing messages…" and "Thanks for signing up!" between its
+// paragraphs, on sites whose utility classes name no "newsletter". A box
+// holding the page's <h1> is the page, and stays, as do boxes that
+// together hold a third of the body (a contact page is its form).
+func dropSignupBoxes(doc *html.Node) {
+	body := findBody(doc)
+	if body == nil {
+		return
+	}
+	var boxes []*html.Node
+	seen := make(map[*html.Node]bool)
+	for _, in := range collectElements(body, func(c *html.Node) visit {
+		if c.DataAtom == atom.Input && contactField(c) {
+			return take
+		}
+		return descend
+	}) {
+		box := in
+		for p := in.Parent; p != nil && p != body && !wordCountOver(p, maxSignupBoxWords); p = p.Parent {
+			box = p
+		}
+		// Fields of one form climb to one box: the highest ancestor
+		// within the bound is the same for each.
+		if box == in || seen[box] || holdsH1(box) {
+			continue
+		}
+		seen[box] = true
+		boxes = append(boxes, box)
+	}
+	removeUnlessThird(body, boxes)
+}
+
+// contactField reports an input for an e-mail address or a phone number:
+// typed so, or named so (Mailchimp's type="text" name="EMAIL").
+func contactField(n *html.Node) bool {
+	switch strings.ToLower(attr(n, "type")) {
+	case "email", "tel":
+		return true
+	case "hidden", "submit", "button", "checkbox", "radio":
+		return false
+	}
+	return containsFold(attr(n, "name"), "email") || containsFold(attr(n, "id"), "email")
+}

@@ -460,3 +460,51 @@ func TestRootNamesOnArticles(t *testing.T) {
 		}
 	}
 }
+
+// TestDropSignupBoxes: a signup box between a story's paragraphs goes
+// whole, named or not; a page that is its form keeps it.
+func TestDropSignupBoxes(t *testing.T) {
+	para := func(s string) string {
+		return "<p>" + s + " The laptop ships with a charger and a one-year warranty from the refurbisher, and returns are free.</p>"
+	}
+	box := `<div class="mt-8 p-4 border"><div class="font-bold">Deals Desk</div><div><div class="header-300">Be the first to know!</div>` +
+		`<div class="header-600">Get editor selected deals texted right to your phone!</div></div>` +
+		`<form class="flex flex-col"><input type="tel" placeholder="Enter Phone Number"><button type="submit">Sign Me Up</button></form>` +
+		`<div class="text-xs">By signing up, you agree to receive recurring automated marketing messages at the number provided. Reply STOP to opt out.</div>` +
+		`<div class="hidden">Thanks for signing up!</div></div>`
+	mailchimp := `<div class="block"><p>Weekly picks, straight to you.</p><form><input type="text" name="EMAIL" placeholder="Email"><input type="submit" value="Go"></form></div>`
+	article := `<html><head><title>A laptop deal</title><meta property="og:type" content="article"></head><body><article><h1>A laptop deal</h1>` +
+		para("The refurbished laptop costs a quarter of its original price this week.") + box +
+		para("Its processor keeps up with a heavy workload.") + mailchimp +
+		para("The screen is bright enough to work outdoors.") +
+		para("The battery lasts a working day.") + `</article></body></html>`
+	contact := `<html><head><title>Contact us</title><meta property="og:type" content="article"></head><body><article><h1>Contact us</h1>` +
+		`<div><p>Write to us and we answer within a day.</p><form><label>Email</label><input type="email" name="email"><label>Message</label><textarea></textarea><button>Send</button></form></div>` +
+		`</article></body></html>`
+	tests := []struct {
+		name       string
+		page       string
+		kept, gone []string
+	}{
+		{"boxes between paragraphs", article,
+			[]string{"quarter of its original price", "heavy workload", "battery lasts"},
+			[]string{"Be the first to know", "By signing up", "Thanks for signing up", "Deals Desk", "Weekly picks"}},
+		{"a page that is its form", contact, []string{"Write to us"}, nil},
+	}
+	for _, tt := range tests {
+		doc, err := Extract(context.Background(), []byte(tt.page), Options{URL: "https://deals.example/laptop", Format: Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tt.kept {
+			if !strings.Contains(doc.Content, want) {
+				t.Errorf("%s: %q is missing:\n%s", tt.name, want, doc.Content)
+			}
+		}
+		for _, bad := range tt.gone {
+			if strings.Contains(doc.Content, bad) {
+				t.Errorf("%s: %q is kept:\n%s", tt.name, bad, doc.Content)
+			}
+		}
+	}
+}

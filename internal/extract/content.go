@@ -38,6 +38,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	switch kind {
 	case kindArticle:
 		dropCommentSections(doc)
+		dropSignupBoxes(doc)
 	case kindOther:
 		dropMinorComments(doc)
 	}
