@@ -654,10 +654,10 @@ func definitionItem(n, root *html.Node) *html.Node {
 // pruneByConsensus removes from an article the leaf blocks that a second,
 // independent extractor (trafilatura) did not keep: bylines, photo
 // credits, "read more" teasers and share prompts that readability lets
-// through inside the article container. Code, tables, headings and
-// quotes (a <blockquote>, or a <figure> holding one: a pull quote, which
-// trafilatura drops with every figure) and a named lead (see leadWords)
-// are never pruned, and the reference must be substantial, so a
+// through inside the article container. Code, tables, headings (a
+// <details>' <summary> too) and quotes (a <blockquote>, or a <figure>
+// holding one: a pull quote, which trafilatura drops with every figure)
+// and a named lead (see leadWords) are never pruned, and the reference must be substantial, so a
 // reference that missed most of the article cannot gut it.
 func pruneByConsensus(root *html.Node, ref string) {
 	refToks := compareTokens(ref)
@@ -673,7 +673,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 	seenProse := false // a paragraph the reference has came before
 	drop := collectElements(root, func(c *html.Node) visit {
 		switch c.DataAtom {
-		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote:
+		case atom.Pre, atom.Table, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Summary:
+			// A <summary> heads its <details>: an FAQ's question over
+			// its answer. Trafilatura drops it and keeps the answer.
 			return skip
 		case atom.Figure:
 			if findFirst(c, func(n *html.Node) bool { return isElem(n, atom.Blockquote) }) != nil {

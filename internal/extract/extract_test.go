@@ -616,6 +616,14 @@ func TestPruneByConsensus(t *testing.T) {
 		}
 	}
 
+	// An FAQ's question, the <summary> over its answer: trafilatura
+	// keeps the answer and drops the question.
+	root = parseFragment(t, `<p>`+story+`</p><details><summary>Where did the bridge plan start?</summary><p>`+story+`</p></details>`)
+	pruneByConsensus(root, story+" "+story)
+	if !strings.Contains(textOf(root), "Where did the bridge plan start?") {
+		t.Errorf("details: the question was pruned: %q", textOf(root))
+	}
+
 	// List items without links are steps, notes and facts of the story
 	// (the reference extractor often drops lists); linked ones are
 	// teasers.
