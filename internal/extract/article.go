@@ -105,11 +105,15 @@ const maxTrailingHeadings = 4
 // are short, and a longer "heading" is text set in a heading's type.
 const maxTrailingHeadingWords = 8
 
+// maxTrailingLabelWords bounds trailingLabel: a label is a few words.
+const maxTrailingLabelWords = 4
+
 // dropTrailingHeadings removes headings that end the article with nothing
 // under them: the headings of blocks that the steps before removed (a
 // "Related posts" list, a share bar, WordPress's screen-reader heading
-// "Post navigation" over links that readability dropped). A heading
-// heads what follows it; with nothing following, it says nothing.
+// "Post navigation" over links that readability dropped), and the labels
+// set as paragraphs that did the same (trailingLabel). A heading heads
+// what follows it; with nothing following, it says nothing.
 func dropTrailingHeadings(root *html.Node) {
 	for range maxTrailingHeadings {
 		t := lastText(root)
@@ -122,6 +126,9 @@ func dropTrailingHeadings(root *html.Node) {
 				h = p
 			}
 		}
+		if h == nil {
+			h = trailingLabel(t, root)
+		}
 		if h == nil || wordCount(h) > maxTrailingHeadingWords || hasAncestor(h, atom.Li) {
 			return // a heading used as text: a long line, a list's items
 		}
@@ -130,6 +137,28 @@ func dropTrailingHeadings(root *html.Node) {
 		}
 		removeNode(h)
 	}
+}
+
+// trailingLabel returns the paragraph that holds t when it is a label
+// that introduces what follows it, ending with a colon ("Seguí leyendo:",
+// "Mehr zum Thema:", "Related:"), set as a block of its own without a
+// link: ending the story, it introduces a list that the steps before
+// removed. Nil otherwise. A longer line is a sentence of the story, which
+// may end introducing an embed that is gone ("Twitter seemed a bit
+// confused by the campaign:"), and stays.
+func trailingLabel(t, root *html.Node) *html.Node {
+	b := t.Parent
+	for b != nil && b != root && !(b.Type == html.ElementNode && blockAtoms[b.DataAtom]) {
+		b = b.Parent
+	}
+	if b == nil || b == root || hasBlockChild(b) || linkWords(b) > 0 {
+		return nil
+	}
+	text := strings.TrimSpace(textOf(b))
+	if countWords(text) > maxTrailingLabelWords || !strings.HasSuffix(text, ":") && !strings.HasSuffix(text, "：") {
+		return nil
+	}
+	return b
 }
 
 // commentHeading is the whole text of the heading over a comment thread

@@ -136,6 +136,19 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// The links it introduced are gone; a sentence that
+			// introduced an embed stays.
+			name: "a label that ends the story",
+			html: story + `<p><strong>Seguí leyendo:</strong></p>`,
+			gone: []string{"Seguí leyendo"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a sentence ending with a colon stays",
+			html: story + `<p>Twitter seemed a bit confused by the campaign:</p>`,
+			kept: []string{"Twitter seemed a bit confused"},
+		},
+		{
 			name: "captions that are most of the text stay",
 			html: `<p>Our ten favourite bridges.</p>` +
 				`<figure><img src="a.jpg"><figcaption class="caption">The Golden Gate in fog, seen from the Marin headlands at dawn</figcaption></figure>` +

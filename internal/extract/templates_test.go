@@ -912,6 +912,18 @@ func articleTemplates() []templateCase {
 			without: []string{"Lucía Ramos", "3 min de lectura", "12 nov 2024", "Compartir", "visualizaciones",
 				"Publicaciones recientes", "Compost en casa", "Escribe un comentario", "Muy útil", "Creado con Wix", "Tienda"},
 		},
+		{
+			// Arc XP's news template in Spanish: ad labels between
+			// paragraphs, an interstitial "Leé también" link, a
+			// newsletter box and a "Seguí leyendo:" list at the end.
+			file: "arc-es.html", url: "https://diario.example/economia/2026/11/20/el-banco-central-mantuvo-la-tasa/",
+			with: []string{"El directorio del Banco Central decidió este jueves",
+				"aconseja prudencia antes de iniciar un ciclo de recortes.",
+				"serán clave para la decisión de diciembre."},
+			without: []string{"Publicidad", "Leé también", "El dólar cerró en baja", "Newsletter Economía", "Recibí todos los lunes",
+				"Seguí leyendo", "La inflación de octubre", "Temas", "Últimas noticias", "El Senado aprobó", "Fachada del Banco Central",
+				"Utilizamos cookies", "Todos los derechos reservados", "Copiar enlace"},
+		},
 	}
 	for i, tc := range tests {
 		if tc.url == "" {
