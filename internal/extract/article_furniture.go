@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -77,13 +78,22 @@ func (l labelLine) isAdLabel() bool {
 var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|\pL+\s*[:：]\s*©|\pL*(bild|foto)\s*:|(photo|photos|photograph|image|images|picture|pictures|illustration|credit|credits|photo credit|image credit|image source|foto|fotos|fotó|bild|bilder|bildquelle|beeld|crédit|crédits|crédit photo|fotografía|imagen|imagem|immagine|zdjęcie|kuva|fotoğraf|φωτογραφία|фото|צילום|تصوير|صورة|عکس|摄影|图片来源|图片|写真|사진)\s*(:|：|by\s|von\s|par\s|por\s|di\s))`)
 
 // labelText is n's text as the label rules read it: spaces collapsed,
-// and the brackets, bullets and arrows a label may open with trimmed
-// ("(Foto: dpa)", "» Lesen Sie auch", "► Follow us on Instagram").
+// and the brackets, bullets, arrows and emoji a label may open with
+// trimmed ("(Foto: dpa)", "» Lesen Sie auch", "► Follow us on
+// Instagram", "📲 Participe do canal no WhatsApp", "¡Síguenos en
+// Instagram!"): every punctuation mark and symbol before the first
+// letter or digit but labelKeeps.
 func labelText(n *html.Node) string {
-	return strings.TrimLeft(collapseSpace(textOf(n)), labelOpeners)
+	return strings.TrimLeftFunc(collapseSpace(textOf(n)), func(r rune) bool {
+		return !strings.ContainsRune(labelKeeps, r) && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.In(r, unicode.Variation_Selector, unicode.Cf))
+	})
 }
 
-const labelOpeners = " ([{«»‹›<>►▶▸→•·*|–—-"
+// labelKeeps are the marks a label's text keeps at its start: the © that
+// opens a credit or a copyright line, and quotation marks, which open a
+// quoted sentence ("“Popular posts are performing well” ✅"), not a label.
+// Guillemets stay trimmed: German sites set "»" as an arrow.
+const labelKeeps = "©\"'“”„‟‘’‚‛"
 
 // maxCreditWords bounds a credit line: an agency, a photographer and a
 // licence fit, a caption that tells the story does not.
@@ -301,10 +311,15 @@ func (l labelLine) isViewCount() bool {
 // uns auf Twitter", "Suivez-nous sur", "Síguenos en", "Seguici su", "Volg
 // ons op", "Puedes seguir a El Diario en", "Подписывайтесь на наш канал
 // в Telegram", "Obserwuj nas na Facebooku", "Bizi Twitter'dan takip edin",
-// "Ikuti Kompas.com di Google News". Who is followed is "us", "me" or a
-// name (capitalised), never an instruction ("Follow these steps on
-// Facebook").
-var followLabel = regexp.MustCompile(`^((?i:follow|like|find) (?i:us|me)\b|` +
+// "Ikuti Kompas.com di Google News", and to join the publisher's channel
+// or group: "Join our WhatsApp channel", "Participe do canal do g1 no
+// WhatsApp", "Únete al canal de WhatsApp", "Unisciti al canale
+// Telegram". Who is followed is "us", "me" or a name (capitalised), never
+// an instruction ("Follow these steps on Facebook"); who is joined is
+// "our" channel or "us" on a network, not "us" at an event ("Join us to
+// see Google's latest innovations").
+var followLabel = regexp.MustCompile(`^((?i:follow|like|find) (?i:us|me)\b|(?i:join) (?i:(us|me) (on|in)|our)\b|` +
+	`(?i:participe|entre) (?i:do|da|no|na) (?i:canal|grupo|comunidade)\b|(?i:únete|súmate|unisciti) (?i:a|al)\b|` +
 	`(?i:follow) [\p{Lu}@]\S*( [\p{Lu}&]\S*){0,3} (?i:on)\b|` +
 	`(?i:folgen sie uns|folge uns|folgt uns|suivez[- ]nous|retrouvez[- ]nous|rejoignez[- ]nous|s[ií]guenos|seguici|volg ons|siga-nos|` +
 	`подписывайтесь на|следите за нами|читайте нас|obserwuj nas|śledź nas|sledujte nás|följ oss|følg os|følg oss|seuraa meitä|` +

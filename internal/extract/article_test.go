@@ -479,9 +479,12 @@ func TestTidyArticle(t *testing.T) {
 				`<p>Follow these steps on Facebook to change who sees your posts.</p><p>Suivez les consignes sur YouTube.</p>` +
 				`<p>Follow NBC Latino on Facebook, Twitter and Instagram.</p><p>Подписывайтесь на наш канал в Telegram</p>` +
 				`<p>Obserwuj nas na Facebooku i Twitterze</p><p>Bizi Twitter'dan takip edin</p><p>Ikuti Kompas.com di Google News</p>` +
-				`<p>Folgen Sie @stadtwerke_ulm auf Instagram.</p>`,
-			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino", "Подписывайтесь на наш", "Obserwuj", "takip", "Ikuti", "stadtwerke_ulm"},
-			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes"},
+				`<p>Folgen Sie @stadtwerke_ulm auf Instagram.</p>` +
+				`<p><strong>📲 Participe do canal do Diário no WhatsApp</strong></p><p>¡Síguenos en Instagram!</p><p>Join our WhatsApp channel for breaking news.</p>` +
+				`<p>Join us to see Google's latest launches at the conference in May.</p>`,
+			gone: []string{"Follow us on Instagram", "Folgen Sie uns", "Follow NBC Latino", "Подписывайтесь на наш", "Obserwuj", "takip", "Ikuti", "stadtwerke_ulm",
+				"Participe do canal", "Síguenos", "Join our WhatsApp"},
+			kept: []string{"The council approved", "Follow the river path", "Follow these steps", "Suivez les consignes", "Join us to see Google's"},
 		},
 		{
 			name: "newsletter prompts and their thanks",
