@@ -924,6 +924,17 @@ func articleTemplates() []templateCase {
 				"Seguí leyendo", "La inflación de octubre", "Temas", "Últimas noticias", "El Senado aprobó", "Fachada del Banco Central",
 				"Utilizamos cookies", "Todos los derechos reservados", "Copiar enlace"},
 		},
+		{
+			// A Brazilian portal's story: a WhatsApp channel prompt
+			// behind an emoji and a "LEIA TAMBÉM:" list between its
+			// paragraphs, each paragraph in a column block of its own.
+			file: "g1-pt.html", url: "https://portal.example/sp/sao-paulo/noticia/2026/11/20/chuva-forte-deixa-ruas-alagadas.ghtml",
+			with: []string{"A forte chuva que atingiu a capital paulista",
+				"Uma delas atingiu um carro estacionado na Avenida Santo Amaro",
+				"As temperaturas devem ficar entre 18°C e 26°C"},
+			without: []string{"Participe do canal", "LEIA TAMBÉM", "Previsão indica mais chuva", "Compartilhe", "Mais lidas",
+				"Motorista é preso", "Veja também", "Utilizamos cookies", "BUSCAR", "Todos os direitos reservados"},
+		},
 	}
 	for i, tc := range tests {
 		if tc.url == "" {
