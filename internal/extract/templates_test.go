@@ -935,6 +935,17 @@ func articleTemplates() []templateCase {
 			without: []string{"Participe do canal", "LEIA TAMBÉM", "Previsão indica mais chuva", "Compartilhe", "Mais lidas",
 				"Motorista é preso", "Veja também", "Utilizamos cookies", "BUSCAR", "Todos os direitos reservados"},
 		},
+		{
+			// A Hatena Blog entry: the blog's name in an <h1> above the
+			// entry's, an in-article ad label, tags, share buttons,
+			// related entries, a comment box and sidebar modules.
+			file: "hatena-ja.html", url: "https://tabi-memo.hatenablog.com/entry/2026/11/22/kyoto-momiji",
+			with: []string{"先週末、紅葉が見ごろを迎えた京都へ日帰りで出かけてきました。",
+				"東福寺の通天橋", "朝の光に照らされた葉がとても鮮やかでした。",
+				"次は夜のライトアップにも行ってみたいと思います。"},
+			without: []string{"スポンサーリンク", "週末の小さな旅を記録しています", "#京都", "このエントリーをはてなブックマークに追加", "ツイート",
+				"関連記事", "奈良公園", "コメントを書く", "冬の金沢", "プロフィール", "読者になる", "このブログの人気記事", "Powered by Hatena Blog"},
+		},
 	}
 	for i, tc := range tests {
 		if tc.url == "" {
