@@ -272,7 +272,9 @@ func prependLabel(cell *html.Node, label string) {
 // page (a heading's permalink, a table of contents' entry, a footnote
 // mark) keeps its text without the address, which only repeats the
 // page's (headings so linked: 382 on 36 pages); so does a link that runs
-// a script (105 javascript: links on the dev pages). A same-page link
+// a script (105 javascript: links on the dev pages), and an <a> with no
+// address (a named anchor, a script's "less" toggle, href=""), which the
+// Markdown converter wrote as a link to the page itself. A same-page link
 // whose text is only a place mark goes whole: the permalink signs Sphinx,
 // MkDocs and rustdoc put in every heading ("Basic usage¶", "§Examples")
 // and a footnote's way back ("↩", "^") mean nothing off the page (374
@@ -306,7 +308,7 @@ func tidyLinks(root *html.Node, base *nurl.URL) {
 		switch {
 		case !showsSomething(a):
 			dropKeepingSpace(a)
-		case samePage(attr(a, "href"), pageKey) || scriptLink(attr(a, "href")):
+		case samePage(attr(a, "href"), pageKey) || scriptLink(attr(a, "href")) || strings.TrimSpace(attr(a, "href")) == "":
 			if placeMark(textOf(a)) && !showsMedia(a) || noteGone(a) {
 				dropNoteMark(a)
 				continue

@@ -96,9 +96,12 @@ func TestTidyLinks(t *testing.T) {
 			"Bills fell by a third on average, and more."},
 		{`<p>Bills fell<sup><a href="#n1">1</a></sup>.</p><ol><li id="n1">Weather-corrected.</li></ol>`, "Bills fell1.\n\n1. Weather-corrected."},
 		{`<p>Bills fell<sup><a href="#method">see the method</a></sup>.</p>`, "Bills fellsee the method."},
+		// No address: the converter wrote these as links to the page.
+		{`<p>Tap <a class="more-caption">less</a>, <a name="x">an anchor</a> and <a href=" ">nothing</a>.</p>`, "Tap less, an anchor and nothing."},
 	}
 	for _, tt := range tests {
 		c := parseFragment(t, tt.in)
+		absolutize(c, base) // as Extract runs it, first
 		tidyLinks(c, base)
 		got := strings.TrimSpace(renderMarkdown(c, base))
 		if got != tt.want {
