@@ -227,7 +227,7 @@ func prepareDoc(doc *html.Node) {
 				// AMP's ad slots go here too, for the opposite reason:
 				// the extractors keep their placeholder text (ampAds).
 				n.RemoveChild(c)
-			case c.Type == html.ElementNode && carouselClone(c):
+			case c.Type == html.ElementNode && (carouselClone(c) || responsiveTwin(c)):
 				n.RemoveChild(c)
 			case c.Type == html.TextNode:
 				c.Data = dropInvisible(c.Data)
@@ -542,6 +542,99 @@ func carouselClone(n *html.Node) bool {
 	names := strings.Fields(cls)
 	return slices.ContainsFunc(names, func(c string) bool { return slices.Contains(cloneClasses, c) }) ||
 		slices.Contains(names, "cloned") && slices.Contains(names, "owl-item")
+}
+
+// responsiveTwin reports the wide-screen copy of an element that a page
+// sets twice, once for each screen width, Tailwind's way: this copy is
+// hidden below a breakpoint and shown from it ("hidden md:block"), and
+// its twin beside it is hidden from that breakpoint up ("md:hidden"),
+// with the same text. A browser shows one of them; every extractor read
+// both, and inline twins came out glued: a product card's badge read
+// "NEWNEW", "WATERPROOFWATERPROOF" (60 of them on one WCXB-dev shop
+// page). The narrow-screen copy stays: the other's "hidden" is a name
+// readability holds against a block.
+func responsiveTwin(n *html.Node) bool {
+	cls := attr(n, "class")
+	if !strings.Contains(cls, "hidden") || !strings.Contains(cls, ":") {
+		return false
+	}
+	text := ""
+	for _, s := range []*html.Node{elementSibling(n, -1), elementSibling(n, 1)} {
+		if s == nil {
+			continue
+		}
+		bp := hiddenFrom(s)
+		if bp == "" || !shownFrom(n, bp) {
+			continue
+		}
+		if text == "" {
+			if text = collapseSpace(textOf(n)); text == "" {
+				return false
+			}
+		}
+		if collapseSpace(textOf(s)) == text {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenFrom returns the breakpoint from which n is hidden ("md" for
+// "md:hidden"), or "".
+func hiddenFrom(n *html.Node) string {
+	cls := attr(n, "class")
+	if !strings.Contains(cls, ":hidden") {
+		return ""
+	}
+	for _, c := range strings.Fields(cls) {
+		if p, ok := strings.CutSuffix(c, ":hidden"); ok && screenPrefixes[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// screenPrefixes are Tailwind's screen-width prefixes.
+var screenPrefixes = map[string]bool{"sm": true, "md": true, "lg": true, "xl": true, "2xl": true}
+
+// shownFrom reports an element hidden below the breakpoint bp and shown
+// from it on ("hidden md:block", "hidden lg:inline-flex").
+func shownFrom(n *html.Node, bp string) bool {
+	hidden, shown := false, false
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if c == "hidden" {
+			hidden = true
+		} else if d, ok := strings.CutPrefix(c, bp+":"); ok && displayValues[d] {
+			shown = true
+		}
+	}
+	return hidden && shown
+}
+
+// displayValues are the Tailwind display classes that show an element.
+var displayValues = map[string]bool{"block": true, "inline": true, "inline-block": true, "flex": true, "inline-flex": true,
+	"grid": true, "inline-grid": true, "table": true, "table-cell": true, "table-row": true, "contents": true, "flow-root": true, "list-item": true}
+
+// elementSibling returns n's nearest element sibling before it (dir -1)
+// or after it (dir 1), past white space only; nil when other text or
+// nothing stands there.
+func elementSibling(n *html.Node, dir int) *html.Node {
+	next := func(x *html.Node) *html.Node {
+		if dir < 0 {
+			return x.PrevSibling
+		}
+		return x.NextSibling
+	}
+	for s := next(n); s != nil; s = next(s) {
+		switch {
+		case s.Type == html.ElementNode:
+			return s
+		case s.Type == html.TextNode && strings.TrimSpace(s.Data) == "", s.Type == html.CommentNode:
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // plainHeading drops from a heading's class and id the names that hold

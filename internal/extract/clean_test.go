@@ -508,3 +508,25 @@ func TestDropSignupBoxes(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsiveTwin: of two copies set for two screen widths with the
+// same text, the wide-screen one goes; copies that differ, or that are
+// not both set by width, stay.
+func TestResponsiveTwin(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the prepared body's text
+	}{
+		{`<div><span class="md:hidden">NEW</span><span class="hidden md:block">NEW</span> Trail shoe</div>`, "NEW Trail shoe"},
+		{`<div><div class="hidden lg:flex"><h2>iPhone Parts</h2></div> <div class="lg:hidden"><h2>iPhone Parts</h2></div></div>`, "iPhone Parts"},
+		{`<div><span class="md:hidden">Menu</span><span class="hidden md:block">Main menu</span></div>`, "MenuMain menu"},
+		{`<div><span class="hidden">NEW</span><span class="hidden md:block">NEW</span></div>`, "NEWNEW"},
+		{`<div><span class="sm:hidden">NEW</span><span class="hidden md:block">NEW</span></div>`, "NEWNEW"},
+	}
+	for _, tt := range tests {
+		d := preparedPage(t, tt.in)
+		if got := collapseSpace(textOf(findBody(d))); got != tt.want {
+			t.Errorf("%s: text %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
