@@ -813,6 +813,31 @@ var datelineLabel = regexp.MustCompile(`^(updated|published|posted|first publish
 // "10.02.2024, 07:12 Uhr", "2024-02-10 07:12", "02/10/2024 7:12 pm".
 var bareDateRe = regexp.MustCompile(`^(\d{1,2}[./-] ?\d{1,2}[./-] ?(19|20)\d\d|(19|20)\d\d-\d\d-\d\d)(,? (\d{1,2}[:.]\d\d)( ?(uhr|h|am|pm|a\.m\.|p\.m\.))?)?$`)
 
+// ymdDateRe is a date written year first and nothing else, with a time
+// perhaps: "2026.11.20 10:03", "2026/11/20", and the Chinese, Japanese
+// and Korean forms "2026年11月20日 10:03", "2026年11月20日（金）10時03分",
+// "2026년 11월 20일". Headings are not judged by it: a release's heading
+// in calendar versioning reads "2024.10.1".
+var ymdDateRe = regexp.MustCompile(`^((19|20)\d\d[./] ?\d{1,2}[./] ?\d{1,2}\.?|(19|20)\d\d ?[年년] ?\d{1,2} ?[月월] ?\d{1,2} ?[日일])` +
+	`( ?[(（][^)）]{1,4}[)）])?(,? ?\d{1,2} ?[:時시] ?\d\d ?[分분]?)?$`)
+
+// dateFillers are the short words a spelled date or a dateline sets
+// between its parts ("20 de noviembre de 2026", "publié le 20 novembre
+// 2026 à 10h03", "posted on March 3"): not counted as words of the
+// stamp, which is judged by its share of numbers.
+var dateFillers = wordSet(`de del el la le les à a às am um il alle ore at on of the en den der dem`)
+
+// withoutFillers returns toks without dateFillers.
+func withoutFillers(toks []string) []string {
+	out := toks[:0:0]
+	for _, t := range toks {
+		if !dateFillers[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // bareDate reports a block that is a date stamp without a label, as news
 // sites print one under the headline: a date in digits (bareDateRe), or a
 // spelled one in any language, which is known by its shape because its
@@ -833,7 +858,10 @@ func bareDate(n *html.Node) bool {
 	if n.Type == html.ElementNode && (headingAtoms[n.DataAtom] || n.DataAtom == atom.A) {
 		return false
 	}
-	toks := wordTokens(text)
+	if ymdDateRe.MatchString(text) {
+		return true
+	}
+	toks := withoutFillers(wordTokens(text))
 	if len(toks) > maxStampWords {
 		return false
 	}
@@ -885,7 +913,7 @@ func datelineText(n *html.Node) bool {
 	if len(toks) == 0 || !datelineLabel.MatchString(strings.Join(toks, " ")) {
 		return false
 	}
-	toks = withoutAuthor(toks)
+	toks = withoutFillers(withoutAuthor(toks))
 	digits := 0
 	for _, t := range toks {
 		if strings.ContainsAny(t, "0123456789") {

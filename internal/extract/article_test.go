@@ -184,6 +184,17 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Erstellt wurde der Plan"},
 		},
 		{
+			// Spelled with short words between the parts, or year first
+			// (Chinese, Japanese, Korean); a release's version heading
+			// in calendar versioning stays.
+			name: "date stamps with fillers or the year first",
+			html: `<p>segunda-feira, 22 de janeiro de 2018 às 0:13</p><p>Publicado el 20 de noviembre de 2026</p>` +
+				`<p>2026年11月20日（金）10時03分</p><p>2026/11/20 10:03</p><p>2026년 11월 20일</p>` + story +
+				`<h2>2024.10.1</h2><p>El 20 de noviembre de 2026 el consejo votará el presupuesto de la región.</p>`,
+			gone: []string{"segunda-feira", "Publicado el", "2026年11月20日", "2026/11/20", "2026년"},
+			kept: []string{"The council approved", "2024.10.1", "el consejo votará"},
+		},
+		{
 			name: "datelines that name the author after a spelled date",
 			html: `<p>Posted on March 3, 2011 by Peter Schmidt</p><p>geschrieben am 12. September 2011 von Peter</p>` + story +
 				`<p>Published in March 2011 by a small press in Leipzig with very little money</p>`,
