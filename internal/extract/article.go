@@ -3,6 +3,7 @@ package extract
 import (
 	nurl "net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -827,15 +828,9 @@ var ymdDateRe = regexp.MustCompile(`^((19|20)\d\d[./] ?\d{1,2}[./] ?\d{1,2}\.?|(
 // stamp, which is judged by its share of numbers.
 var dateFillers = wordSet(`de del el la le les à a às am um il alle ore at on of the en den der dem`)
 
-// withoutFillers returns toks without dateFillers.
+// withoutFillers returns toks without dateFillers, reusing toks.
 func withoutFillers(toks []string) []string {
-	out := toks[:0:0]
-	for _, t := range toks {
-		if !dateFillers[t] {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(toks, func(t string) bool { return dateFillers[t] })
 }
 
 // bareDate reports a block that is a date stamp without a label, as news
