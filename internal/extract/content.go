@@ -540,12 +540,11 @@ func holdsRows(n *html.Node) bool {
 // <tbody>, <thead>, <tfoot> or <tr> (an HTML parser moves them nowhere
 // else), so such a <div> was one.
 func restoreTables(root *html.Node) {
-	collectElements(root, func(c *html.Node) visit {
+	for _, c := range elementsUnder(root) {
 		if c.DataAtom == atom.Div && holdsRows(c) {
 			c.Data, c.DataAtom = "table", atom.Table
 		}
-		return descend
-	})
+	}
 }
 
 // unnestParagraphs renames to <div> every <p> that holds a block.
