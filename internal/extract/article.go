@@ -477,12 +477,41 @@ func dropBreadcrumbs(root *html.Node) { dropNamed(root, breadcrumbWords) }
 // furnitureWords (dropNamed).
 func dropFurniture(root *html.Node) { dropNamed(root, furnitureWords) }
 
+// runningProse reports an element holding two paragraphs of prose in a
+// row: sibling <p>s of minRunningProse words or more, without links.
+// Furniture holds links, labels and a line or two of its own; a teaser
+// card's summary stands alone in its card.
+func runningProse(n *html.Node) bool {
+	return findFirst(n, func(p *html.Node) bool {
+		if !proseParagraph(p) {
+			return false
+		}
+		for s := p.NextSibling; s != nil; s = s.NextSibling {
+			if s.Type == html.ElementNode {
+				return proseParagraph(s)
+			}
+		}
+		return false
+	}) != nil
+}
+
+// proseParagraph reports a <p> of minRunningProse words without links.
+func proseParagraph(p *html.Node) bool {
+	return isElem(p, atom.P) && linkWords(p) == 0 && wordCount(p) >= minRunningProse
+}
+
+// minRunningProse is the length of a paragraph runningProse counts.
+const minRunningProse = 20
+
 // dropNamed removes the elements whose class/id words meet words, unless
 // one holds a quarter of root (then the name is a theme's, not a
 // widget's). Headings are not judged by name: their ids are slugs of
 // their text ("h-what-is-social-shopping"). Nor is a link in a sentence
 // ("external-popup": a notice before leaving the site), which is the
-// sentence's words.
+// sentence's words. Nor is an element holding running prose
+// (runningProse), unless it is a dialog: a related-stories component
+// may wrap the story's next paragraphs beside its links (WCXB-dev
+// 4184's last four paragraphs, +0.12); its parts are judged instead.
 func dropNamed(root *html.Node, words map[string]bool) {
 	total := wordCount(root)
 	removeCollected(root, func(c *html.Node) visit {
@@ -492,6 +521,9 @@ func dropNamed(root *html.Node, words map[string]bool) {
 		case classWords(c, words) && wordCount(c)*4 < total:
 			if c.DataAtom == atom.A && c.Parent != nil && wordCount(c.Parent) > wordCount(c) {
 				return skip
+			}
+			if !classWords(c, dialogWords) && runningProse(c) {
+				return descend
 			}
 			return take
 		}

@@ -37,6 +37,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// A related-stories component that wraps the story's next
+			// paragraphs beside its links: the paragraphs are running
+			// prose, the links go. A dialog's paragraphs do not count.
+			name: "story prose inside a box named related",
+			html: story + `<div class="rel-article-wrapper" id="more-related-articles"><div class="related-links"><p>More on bridges</p>` +
+				`<a href="/a">Bridge opens</a></div><div class="text-container"><p>` + para("Flushes are not always needed") + `</p><p>` +
+				para("Parts that are not worn out") + `</p></div></div>` +
+				`<div class="share-modal"><p>` + para("Before you go you can share") + `</p><p>` + para("Copy the link below to") + `</p></div>`,
+			gone: []string{"More on bridges", "Bridge opens", "Before you go", "Copy the link"},
+			kept: []string{"Flushes are not always needed", "Parts that are not worn out"},
+		},
+		{
 			name: "popups and paywall boxes, not a link in a sentence",
 			html: story + `<div class="newsletter-popup"><p>Get our weekly briefing in your inbox</p></div>` +
 				`<div class="modal-content"><p>Before you go: read three more stories free</p></div>` +

@@ -4,6 +4,7 @@ import (
 	"context"
 	nurl "net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -747,6 +748,26 @@ func (b *bodyParts) add(c *html.Node) {
 	}
 	b.nodes[c] = true
 	b.classes[attr(c, "class")] = true
+	for _, t := range storyClasses(c) {
+		b.classes[t] = true
+	}
+}
+
+// storyClasses returns the class names of c that name a story
+// ("crux-article", "story-text"). A template's components share such a
+// name while their other names differ: a story's text blocks
+// ("cda-article__text crux-article") and the one a related-stories
+// component wraps around the paragraphs that go on after its links
+// ("text-container crux-article"), which trafilatura drops for the
+// component's name. Layout names ("clearfix", "row") say nothing.
+func storyClasses(c *html.Node) []string {
+	var out []string
+	for _, t := range strings.Fields(strings.ToLower(attr(c, "class"))) {
+		if strings.Contains(t, "article") || strings.Contains(t, "story") {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // splitBody reports a paragraph of prose that the reference lacks only
@@ -756,14 +777,18 @@ func (b *bodyParts) add(c *html.Node) {
 // News templates split the story's body this way around ads, a
 // subscription offer or a gallery, and the story's tail was cut. The
 // paragraph may carry the class itself: readability turns a container
-// that holds one paragraph into that paragraph.
+// that holds one paragraph into that paragraph. A container sharing
+// only a class that names the story (storyClasses) counts too.
 func (b *bodyParts) splitBody(n, root *html.Node) bool {
 	w := wordCount(n)
 	if w < minSplitProse || linkWords(n)*4 > w || n.DataAtom == atom.Figcaption || hasAncestor(n, atom.Figure) {
 		return false // a label, a list of links or a caption: not prose
 	}
 	another := func(c *html.Node) bool {
-		return c != nil && !b.nodes[c] && b.classes[attr(c, "class")]
+		if c == nil || b.nodes[c] {
+			return false
+		}
+		return b.classes[attr(c, "class")] || slices.ContainsFunc(storyClasses(c), func(t string) bool { return b.classes[t] })
 	}
 	return attr(n, "class") != "" && another(n) || another(namedContainer(n, root))
 }

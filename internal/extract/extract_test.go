@@ -697,6 +697,19 @@ func TestPruneByConsensus(t *testing.T) {
 		t.Errorf("split body: got %q, want the later bodies kept and the ads and promo pruned", got)
 	}
 
+	// A template's components share a class that names the story
+	// ("crux-article") beside names of their own: the tail's container
+	// is another component of the body. A shared layout class
+	// ("clearfix") says nothing.
+	root = parseFragment(t, `<div class="article-text crux-article"><p>`+story+`</p><p>`+story+`</p></div>`+
+		`<div class="text-container crux-article"><p>`+tail+`</p></div>`+
+		`<div class="author clearfix"><p>Jane Doe writes about bridges and roads for our award winning newsroom</p></div>`)
+	pruneByConsensus(root, story+" "+story)
+	got = textOf(root)
+	if !strings.Contains(got, "the council will vote") || strings.Contains(got, "Jane Doe") {
+		t.Errorf("story classes: got %q, want the tail kept and the author box pruned", got)
+	}
+
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
 	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
 	if strings.Count(textOf(root), "the committee met") != 12 {
