@@ -481,18 +481,24 @@ func TestDropSignupBoxes(t *testing.T) {
 	contact := `<html><head><title>Contact us</title><meta property="og:type" content="article"></head><body><article><h1>Contact us</h1>` +
 		`<div><p>Write to us and we answer within a day.</p><form><label>Email</label><input type="email" name="email"><label>Message</label><textarea></textarea><button>Send</button></form></div>` +
 		`</article></body></html>`
+	// The same story declaring nothing, at a headline's address.
+	undeclaredStory := strings.Replace(article, `<meta property="og:type" content="article">`, "", 1)
 	tests := []struct {
 		name       string
 		page       string
+		url        string
 		kept, gone []string
 	}{
-		{"boxes between paragraphs", article,
+		{"boxes between paragraphs", article, "https://deals.example/laptop",
 			[]string{"quarter of its original price", "heavy workload", "battery lasts"},
 			[]string{"Be the first to know", "By signing up", "Thanks for signing up", "Deals Desk", "Weekly picks"}},
-		{"a page that is its form", contact, []string{"Write to us"}, nil},
+		{"undeclared, at a headline's address", undeclaredStory, "https://deals.example/refurbished-laptop-costs-a-quarter-this-week",
+			[]string{"quarter of its original price", "heavy workload", "battery lasts"},
+			[]string{"Be the first to know", "By signing up", "Thanks for signing up", "Deals Desk", "Weekly picks"}},
+		{"a page that is its form", contact, "https://deals.example/laptop", []string{"Write to us"}, nil},
 	}
 	for _, tt := range tests {
-		doc, err := Extract(context.Background(), []byte(tt.page), Options{URL: "https://deals.example/laptop", Format: Text})
+		doc, err := Extract(context.Background(), []byte(tt.page), Options{URL: tt.url, Format: Text})
 		if err != nil {
 			t.Fatal(err)
 		}
