@@ -91,6 +91,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// A list of other stories after the story: each item a
+			// headline linked to a story's address (its last segment a
+			// headline) over a line of summary set as a heading.
+			name: "cards linking to stories after the story",
+			html: `<div><div>` + story + story + story + `</div><ul>` +
+				`<li><a href="https://news.example/soccer/news/tottenham-fires-manager-after-five-years/">Manager fired by Tottenham</a><h4>He took the club to the Champions League final in June</h4></li>` +
+				`<li><a href="https://news.example/soccer/news/results-from-the-expansion-draft-explained/">Results from the expansion draft</a><h4>Here is what you need to know about the draft</h4></li>` +
+				`<li><a href="https://news.example/soccer/news/coach-leaves-gimnasia-after-two-months/">Coach out at Gimnasia</a><h4>The coach would now be free to sign with another club</h4></li></ul></div>`,
+			gone: []string{"Manager fired", "Champions League final", "expansion draft", "free to sign"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "undated closing cards are kept",
 			html: `<div><div>` + story + story + story + `</div><div class="row">` +
 				`<div><h3><a href="https://code.example/a">Alpha samples</a></h3><p>A set of sample apps that show the library's patterns in use, each built with the current release of the library and tested on every change, with a short guide to what each one shows.</p></div>` +
