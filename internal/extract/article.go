@@ -32,6 +32,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropCaptions(root)
 	dropRepeatedPassages(root)
 	dropAuthorBoxes(root)
+	dropAuthorSections(root)
 	dropReferenceLists(root)
 	dropArticleFurniture(root)
 	dropLayoutLinkCells(root)
@@ -369,6 +370,44 @@ func dropAuthorBoxes(root *html.Node) {
 		}
 		return descend
 	})
+}
+
+// authorHeading matches a heading over the writer's biography ("About
+// the author", "About the reviewer", "Über den Autor", "À propos de
+// l'auteur", "Sobre el autor", "Sull'autore", "Об авторе"), read after
+// labelText.
+var authorHeading = regexp.MustCompile(`^(about the (authors?|writers?|reviewers?|contributors?)|über (den autor|die autorin|die autoren)|zum autor|zur autorin|à propos de l.auteur|a propos de l.auteur|sobre (el autor|la autora|o autor|a autora)|sull.autore|informazioni sull.autore|over de auteur|o autorze|об авторе)\s*:?$`)
+
+// dropAuthorSections removes the sections a heading names as the writer's
+// biography (authorHeading), when what follows it up to the next heading
+// is an author box's length (maxAuthorBoxWords): the name, a title, a
+// "See full bio" link. Trafilatura's reading of a page that declares
+// nothing keeps them without the box's name (dropAuthorBoxes).
+func dropAuthorSections(root *html.Node) {
+	leaves := collectElements(root, func(c *html.Node) visit {
+		if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
+			return take
+		}
+		return descend
+	})
+	var drop []*html.Node
+	for i := 0; i < len(leaves); i++ {
+		h := leaves[i]
+		if !headingAtoms[h.DataAtom] || !authorHeading.MatchString(strings.ToLower(labelText(h))) {
+			continue
+		}
+		j, words := i+1, 0
+		for ; j < len(leaves) && !headingAtoms[leaves[j].DataAtom]; j++ {
+			words += wordCount(leaves[j])
+		}
+		if words > 0 && words <= maxAuthorBoxWords {
+			drop = append(drop, leaves[i:j]...)
+			i = j - 1
+		}
+	}
+	for _, n := range drop {
+		removeNode(n)
+	}
 }
 
 // captionWords name image and video captions by class or id

@@ -103,6 +103,17 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// Headings name the writer's and the reviewer's boxes where
+			// no class does (trafilatura's reading keeps no classes); a
+			// long section under such a heading is the story's.
+			name: "sections headed as the author's biography",
+			html: story + `<h2>About the Author</h2><p>Maureen Salamon, Executive Editor, Women's Health Watch</p><p><a href="/authors/ms">See Full Bio</a></p>` +
+				`<h2>Über die Autorin:</h2><p>Anna Berg schreibt über Verkehr.</p><h2>Disclaimer</h2><p>Please note the date of last review.</p>` +
+				`<h3>About the authors</h3>` + story + story + story,
+			gone: []string{"About the Author", "Maureen Salamon", "See Full Bio", "Über die Autorin", "Anna Berg"},
+			kept: []string{"Disclaimer", "Please note the date", "About the authors"},
+		},
+		{
 			name: "undated closing cards are kept",
 			html: `<div><div>` + story + story + story + `</div><div class="row">` +
 				`<div><h3><a href="https://code.example/a">Alpha samples</a></h3><p>A set of sample apps that show the library's patterns in use, each built with the current release of the library and tested on every change, with a short guide to what each one shows.</p></div>` +
