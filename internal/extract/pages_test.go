@@ -626,8 +626,8 @@ func TestFurnitureOnly(t *testing.T) {
 }
 
 // TestStorySlug: an address whose last segment is a headline of five
-// words or more marks a story; a shop's product name, a short page name
-// and numbers do not.
+// words or more (four beside a story's number) marks a story; a shop's
+// product name, a short page name and numbers do not.
 func TestStorySlug(t *testing.T) {
 	for _, tc := range []struct {
 		url  string
@@ -636,6 +636,11 @@ func TestStorySlug(t *testing.T) {
 		{"https://www.thesun.co.uk/news/10371941/hunter-diagnosed-bubonic-plague-eating-rabbit/", true},
 		{"https://www.jpost.com/Breaking-News/Son-of-former-German-president-stabbed-to-death-in-Berlin-608399", true},
 		{"https://phys.org/news/2019-11-hibernating-astronauts-smaller-spacecraft.html", false}, // four words
+		// Four words beside the number a news system files the story
+		// under; not beside a date's parts.
+		{"https://www.rhein-tageblatt.example/region/stadtrat-beschliesst-neues-radwegenetz-16673425.html", true},
+		{"https://www.rt.com/news/473849-3-morales-supporters-killed-bolivia/", true},
+		{"https://example.org/services/pest-control-queen-creek", false},
 		{"https://www.ctvnews.ca/sci-tech/snooze-cruise-study-sees-future-for-hibernating-astronauts-1.4690347", true},
 		{"https://example.org/blog/mein_erster_tag_im_neuen_job.php", true},
 		{"https://shop.example/products/keychron-k2-wireless-mechanical-keyboard-version-2", false},

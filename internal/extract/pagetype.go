@@ -126,7 +126,12 @@ func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 // News and blog software turns the title into the address; shops,
 // services and listings name a page in a word or two. Of WCXB-dev's
 // pages that declare nothing, 79 of the 93 with such an address are
-// articles.
+// articles. Four words do beside the number a news system files the
+// story under (minSlugID digits: "…-radwegenetz-16673425.html"), which
+// a German headline's compounds make short: undeclared, four stories
+// gain (AEB +0.054 and +0.042) and none loses; no declared page moves.
+// Four words alone took in listings and service pages (declared
+// WCXB-dev −0.0002), and so did four long words.
 func storySlug(base *nurl.URL) bool {
 	if base == nil {
 		return false
@@ -143,14 +148,20 @@ func storySlug(base *nurl.URL) bool {
 	if i := strings.LastIndexByte(seg, '.'); i > 0 {
 		seg = seg[:i]
 	}
-	n := 0
+	n, id := 0, false
 	for _, w := range strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' }) {
 		if strings.Trim(w, "0123456789") != "" {
 			n++
+		} else if len(w) >= minSlugID {
+			id = true
 		}
 	}
-	return n >= minSlugWords
+	return n >= minSlugWords || id && n >= minSlugWords-1
 }
+
+// minSlugID is the length of the number a news system files a story
+// under beside its headline ("…-radwegenetz-16673425.html").
+const minSlugID = 5
 
 // shopDirs are the folders shops file their product pages in: a
 // product's name makes a long slug too ("/products/keychron-k2-wireless-
