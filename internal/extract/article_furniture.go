@@ -476,10 +476,13 @@ const (
 // commentCount is a story's count of reader comments, as a template sets
 // it among the byline, the date and the share buttons: "3 Comments",
 // "2comments", "Comments (5)", "Kommentare: 12", "12 comentarios", "5
-// комментариев", "댓글 3", "评论 12". A count says nothing of the
+// комментариев", "댓글 3", "评论 12", or a link to the thread that
+// counts it ("View all 7 comments", "Voir les 42 contributions"). A count
+// says nothing of the
 // story; the thread itself is judged elsewhere (dropCommentSections,
 // dropCommentTail).
-var commentCount = regexp.MustCompile(`^(\d[\d.,]*\s*(comments?|responses?|replies|kommentare?|commentaires?|comentarios?|comentários|commenti|commento|reacties|reactie|` +
+var commentCount = regexp.MustCompile(`^((view|see|read|show|load|voir|lire|afficher|ver|leer|mostrar|vedi|leggi|bekijk|lees)( all| the| les| tous les| todos los| los| todos os| os| tutti i| alle)?\s+)?` +
+	`(\d[\d.,]*\s*(comments?|responses?|replies|kommentare?|commentaires?|contributions?|réactions?|comentarios?|comentários|commenti|commento|reacties|reactie|` +
 	`komentarz[ey]?|komentarzy|комментари[йяев]?|yorum|bình luận|条评论|評論|评论|件のコメント|コメント|개의 댓글|댓글|تعليقات|تعليق)|` +
 	`(comments?|responses|replies|kommentare|commentaires|comentarios|comentários|commenti|reacties|komentarze|комментарии|yorumlar|bình luận|评论|評論|コメント|댓글|تعليقات)\s*[:：(（]?\s*\d[\d.,]*\s*[)）]?)$`)
 

@@ -574,9 +574,10 @@ func TestTidyArticle(t *testing.T) {
 		{
 			name: "comment counts",
 			html: `<ul><li>Maria Lindqvist</li><li>3 Comments</li></ul>` + story + `<p>2comments</p><div>Comments (5)</div><p>Kommentare: 12</p><p>12 comentarios</p><p>댓글 3</p>` + story +
-				`<p>Comments from readers were mostly kind.</p><h3>2 Comments</h3><p>Great list, thanks.</p>`,
-			gone: []string{"3 Comments", "2comments", "Comments (5)", "Kommentare: 12", "12 comentarios", "댓글"},
-			kept: []string{"The council approved", "Maria Lindqvist", "Comments from readers"},
+				`<p><a href="#reactions">Voir les 42 contributions</a></p><p><a href="#comments">View all 7 comments</a></p>` +
+				`<p>Comments from readers were mostly kind.</p><p>See the 3 replies below.</p><h3>2 Comments</h3><p>Great list, thanks.</p>`,
+			gone: []string{"3 Comments", "2comments", "Comments (5)", "Kommentare: 12", "12 comentarios", "댓글", "42 contributions", "7 comments"},
+			kept: []string{"The council approved", "Maria Lindqvist", "Comments from readers", "See the 3 replies below."},
 		},
 		{
 			name: "a form's fine print",
