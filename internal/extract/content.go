@@ -112,8 +112,13 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// find, tells a hollowed block first (21 of the 918
 			// declared articles of the dev sets), and a block holding
 			// over three quarters of the body cannot be one.
-			if teasers := teaserShaped(read); teasers || candidateShape(read) != "" || wr*4 <= bodyWords*3 && hollowed(read, body) {
-				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) || teasers && teaserNet(read, full) || hollowNet(read, full) {
+			// A block that holds none of the paragraphs under the
+			// page's headline may be another story (headlineNet): 58
+			// of the dev sets' 939 articles pay for the run this way.
+			leads := headlineLeads(doc, pm.Title)
+			elsewhere := len(leads) > 0 && !holdsAny(read, leads)
+			if teasers := teaserShaped(read); teasers || elsewhere || candidateShape(read) != "" || wr*4 <= bodyWords*3 && hollowed(read, body) {
+				if full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true}); safetyNet(read, full) || teasers && teaserNet(read, full) || hollowNet(read, full) || elsewhere && headlineNet(read, full, leads) {
 					tidyStory(full, pm.Title, "")
 					return full
 				}

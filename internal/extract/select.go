@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // The selection safety net. Readability scores blocks by their commas and
@@ -299,4 +300,66 @@ func textLines(n *html.Node) []string {
 		}
 	}
 	return out
+}
+
+// maxHeadlineLeads is how many of the paragraphs under the headline
+// headlineLeads returns.
+const maxHeadlineLeads = 3
+
+// headlineLeads returns the text of the first paragraphs (lines of
+// minAnchorWords words or more) that follow the page's headline: the
+// first h1 or h2 whose words are the title's, or its start before a
+// "- Site" suffix (as dropTitle reads them). Nil when no heading is the
+// headline.
+func headlineLeads(doc *html.Node, title string) []string {
+	tt := strings.Join(wordTokens(title), " ")
+	if countWords(tt) < 3 {
+		return nil
+	}
+	h := findFirst(doc, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || n.DataAtom != atom.H1 && n.DataAtom != atom.H2 {
+			return false
+		}
+		ht := strings.Join(wordTokens(textOf(n)), " ")
+		return countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" "))
+	})
+	if h == nil {
+		return nil
+	}
+	var leads []string
+	for b := nextTextBlock(h); b != nil && len(leads) < maxHeadlineLeads; b = nextTextBlock(b) {
+		if countWords(textOf(b)) >= minAnchorWords {
+			leads = append(leads, collapseSpace(textOf(b)))
+		}
+	}
+	return leads
+}
+
+// holdsAny reports whether n's text holds one of the lines.
+func holdsAny(n *html.Node, lines []string) bool {
+	if n == nil {
+		return false
+	}
+	text := collapseSpace(textOf(n))
+	for _, l := range lines {
+		if strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// headlineNet reports whether trafilatura's reading of an article page
+// (full) should replace readability's block (read) because the block is
+// another story: read holds none of the paragraphs under the page's
+// headline (leads), full holds them, is prose of minNetWords words, and
+// shares under half of its words with read. A news site that loads the
+// next story below the first (endless scrolling) sets both in the page,
+// and readability takes the longer.
+func headlineNet(read, full *html.Node, leads []string) bool {
+	if read == nil || full == nil || words(full) < minNetWords || candidateShape(full) != "" || !holdsAny(full, leads) {
+		return false
+	}
+	ft := blockTokens(full)
+	return sharedTokens(ft, blockTokens(read))*2 < len(ft)
 }

@@ -263,7 +263,10 @@ import (
 //   - wp-blocks: a post in WordPress's block theme with a table, a
 //     pullquote, a details block, a file block, buttons and footnotes
 //     (whose marks were left glued to their words), post navigation and
-//     comments.
+//     comments;
+//   - endless-de: a German local paper's story with the next story
+//     loaded below it for endless scrolling, in an <article> of the same
+//     template and longer, which readability prefers.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -945,6 +948,12 @@ func articleTemplates() []templateCase {
 				"次は夜のライトアップにも行ってみたいと思います。"},
 			without: []string{"スポンサーリンク", "週末の小さな旅を記録しています", "#京都", "このエントリーをはてなブックマークに追加", "ツイート",
 				"関連記事", "奈良公園", "コメントを書く", "冬の金沢", "プロフィール", "読者になる", "このブログの人気記事", "Powered by Hatena Blog"},
+		},
+		{
+			file: "endless-de.html", url: "https://www.kreisblatt.example/lokales/gemeinderat-streitet-ueber-sanierung-der-grundschule-101.html",
+			with: []string{"Der Gemeinderat von Lindenau hat am Dienstagabend über die Sanierung der Grundschule gestritten.",
+				"Bis dahin will der Bürgermeister die Eltern bei einem Abend in der Schulturnhalle informieren."},
+			without: []string{"Nächster Artikel", "Rekord beim Stadtlauf", "Beim Stadtlauf am Sonntag", "Förderverein des Freibads", "Impressum"},
 		},
 	}
 	for i, tc := range tests {
