@@ -223,7 +223,17 @@ func isLabelLine(b *html.Node) bool {
 // drops: a meta line with the reading time (isReadingMeta).
 func isArticleLabelLine(b *html.Node) bool {
 	l, ok := readLabelLine(b)
-	return ok && (l.isLabel() || l.isReadingMeta())
+	return ok && (l.isLabel() || l.isReadingMeta() || l.isSlideCounter())
+}
+
+// slideCounter is a gallery's position line: "Image 1 of 8", "1 of 8",
+// "Bild 2 von 12", "Foto 1 de 10", "Photo 4/9". A bare "5/5" is a
+// rating as often, and stays.
+var slideCounter = regexp.MustCompile(`^((image|photo|picture|slide|bild|foto|imagen|immagine|diapositive|diapositiva)\s*\d{1,3}\s*(of|/|von|de|di|sur|z|из|van)|\d{1,3}\s+(of|von|de|di|sur|z|из|van))\s*\d{1,3}$`)
+
+// isSlideCounter reports a line that is only a gallery's position.
+func (l labelLine) isSlideCounter() bool {
+	return l.words <= 4 && slideCounter.MatchString(l.lower)
 }
 
 // readLabelLine reads b as the label rules do; false for a block with no

@@ -572,6 +572,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "5 min", "Reading time matters"},
 		},
 		{
+			name: "a gallery's position lines, not a rating",
+			html: story + `<figure><img src="/1.jpg"><figcaption>Image 1 of 8</figcaption></figure><p>1 of 8</p><p>Bild 2 von 12</p><p>Photo 4/9</p>` + story +
+				`<p>5/5</p><p>We rated it 4 of 5 for comfort.</p>`,
+			gone: []string{"Image 1 of 8", "1 of 8", "Bild 2 von 12", "Photo 4/9"},
+			kept: []string{"The council approved", "5/5", "We rated it 4 of 5"},
+		},
+		{
 			name: "comment counts",
 			html: `<ul><li>Maria Lindqvist</li><li>3 Comments</li></ul>` + story + `<p>2comments</p><div>Comments (5)</div><p>Kommentare: 12</p><p>12 comentarios</p><p>댓글 3</p>` + story +
 				`<p><a href="#reactions">Voir les 42 contributions</a></p><p><a href="#comments">View all 7 comments</a></p>` +
