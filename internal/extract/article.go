@@ -384,12 +384,7 @@ var authorHeading = regexp.MustCompile(`^(about the (authors?|writers?|reviewers
 // "See full bio" link. Trafilatura's reading of a page that declares
 // nothing keeps them without the box's name (dropAuthorBoxes).
 func dropAuthorSections(root *html.Node) {
-	leaves := collectElements(root, func(c *html.Node) visit {
-		if blockAtoms[c.DataAtom] && !hasBlockChild(c) {
-			return take
-		}
-		return descend
-	})
+	leaves := leafBlocks(root)
 	var drop []*html.Node
 	for i := 0; i < len(leaves); i++ {
 		h := leaves[i]
@@ -583,14 +578,20 @@ func dropTitle(root *html.Node, title string) {
 	removeCollected(root, func(c *html.Node) visit {
 		switch c.DataAtom {
 		case atom.H1, atom.H2, atom.H3:
-			ht := strings.Join(wordTokens(textOf(c)), " ")
-			if countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" ")) {
+			if repeatsTitle(c, tt) {
 				return take
 			}
 			return skip
 		}
 		return descend
 	})
+}
+
+// repeatsTitle reports a heading whose words (three or more) are the
+// title's words tt, or their start before a "- Site" suffix.
+func repeatsTitle(h *html.Node, tt string) bool {
+	ht := strings.Join(wordTokens(textOf(h)), " ")
+	return countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" "))
 }
 
 // dropNestedArticles removes <article> elements nested in another

@@ -306,8 +306,10 @@ func textLines(n *html.Node) []string {
 // headlineLeads returns.
 const maxHeadlineLeads = 3
 
-// headlineLeads returns the text of the first paragraphs (lines of
-// minAnchorWords words or more) that follow the page's headline: the
+// headlineLeads returns the text of the first paragraphs of the story
+// (minHeadlineLeadWords words or more, outside figures, lists, headers
+// and asides and the boxes of leadFurnitureWords) that follow the page's
+// headline, within maxHeadlineBlocks lines: the
 // first h1 or h2 whose words are the title's, or its start before a
 // "- Site" suffix (as dropTitle reads them). Nil when no heading is the
 // headline.
@@ -317,23 +319,44 @@ func headlineLeads(doc *html.Node, title string) []string {
 		return nil
 	}
 	h := findFirst(doc, func(n *html.Node) bool {
-		if n.Type != html.ElementNode || n.DataAtom != atom.H1 && n.DataAtom != atom.H2 {
-			return false
-		}
-		ht := strings.Join(wordTokens(textOf(n)), " ")
-		return countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" "))
+		return n.Type == html.ElementNode && (n.DataAtom == atom.H1 || n.DataAtom == atom.H2) && repeatsTitle(n, tt)
 	})
 	if h == nil {
 		return nil
 	}
 	var leads []string
-	for b := nextTextBlock(h); b != nil && len(leads) < maxHeadlineLeads; b = nextTextBlock(b) {
-		if countWords(textOf(b)) >= minAnchorWords {
+	b := nextTextBlock(h)
+	for i := 0; b != nil && i < maxHeadlineBlocks && len(leads) < maxHeadlineLeads; i++ {
+		if countWords(textOf(b)) >= minHeadlineLeadWords && !inFurniture(b) && !namedAround(b, leadFurnitureWords) {
 			leads = append(leads, collapseSpace(textOf(b)))
 		}
+		b = nextTextBlock(b)
 	}
 	return leads
 }
+
+// minHeadlineLeadWords is the length of a paragraph of the story under the
+// headline: a related story's headline or a form's line is shorter.
+const minHeadlineLeadWords = 20
+
+// leadFurnitureWords name the boxes set between a headline and its
+// story: the writer's and the editor's bios, a disclosure.
+var leadFurnitureWords = wordSet(`author authors bio byline disclosure disclaimer affiliate`)
+
+// namedAround reports an ancestor of n whose class/id words meet words.
+func namedAround(n *html.Node, words map[string]bool) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && classWords(p, words) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxHeadlineBlocks bounds the lines headlineLeads reads past the
+// headline: a date, a byline, a caption and share buttons come before
+// the story's paragraphs, not a page of them.
+const maxHeadlineBlocks = 40
 
 // holdsAny reports whether n's text holds one of the lines.
 func holdsAny(n *html.Node, lines []string) bool {
