@@ -196,6 +196,17 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	if pick != traf && safetyNet(pick, traf) {
 		pick = traf
 	}
+	// And at a headline's address, a reading that holds none of the
+	// headline's paragraphs gives way to trafilatura's own reading (its
+	// fallback hands back readability's block) when that holds them
+	// (headlineNet).
+	if kind == kindOther && pick != clean && storySlug(base) {
+		if leads := headlineLeads(doc, pm.Title); len(leads) > 0 && !holdsAny(pick, leads) {
+			if own := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced}); headlineNet(pick, own, leads) {
+				pick = own
+			}
+		}
+	}
 	// A reply quotes the post it answers; the quote repeats that post's
 	// text (the cleaned page has already dropped such repeats).
 	if kind == kindForum && pick != clean {

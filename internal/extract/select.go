@@ -324,9 +324,15 @@ func headlineLeads(doc *html.Node, title string) []string {
 	if h == nil {
 		return nil
 	}
+	// A headline inside an <article> heads that story alone: past its
+	// end come other stories, or a page's notices.
+	scope := h.Parent
+	for scope != nil && !isElem(scope, atom.Article) {
+		scope = scope.Parent
+	}
 	var leads []string
 	b := nextTextBlock(h)
-	for i := 0; b != nil && i < maxHeadlineBlocks && len(leads) < maxHeadlineLeads; i++ {
+	for i := 0; b != nil && i < maxHeadlineBlocks && len(leads) < maxHeadlineLeads && (scope == nil || hasAncestorNode(b, scope)); i++ {
 		if countWords(textOf(b)) >= minHeadlineLeadWords && !inFurniture(b) && !namedAround(b, leadFurnitureWords) {
 			leads = append(leads, collapseSpace(textOf(b)))
 		}
@@ -380,7 +386,7 @@ func holdsAny(n *html.Node, lines []string) bool {
 // next story below the first (endless scrolling) sets both in the page,
 // and readability takes the longer.
 func headlineNet(read, full *html.Node, leads []string) bool {
-	if read == nil || full == nil || words(full) < minNetWords || candidateShape(full) != "" || !holdsAny(full, leads) {
+	if read == nil || full == nil || words(full) < minTeaserNetWords || candidateShape(full) != "" || !holdsAny(full, leads) {
 		return false
 	}
 	ft := blockTokens(full)

@@ -266,7 +266,10 @@ import (
 //     comments;
 //   - endless-de: a German local paper's story with the next story
 //     loaded below it for endless scrolling, in an <article> of the same
-//     template and longer, which readability prefers.
+//     template and longer, which readability prefers;
+//   - brief-notice-de: a German police brief of two sentences in its
+//     <article>, and below the page's <main> the rules for readers'
+//     comments in three long paragraphs, which readability prefers.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -954,6 +957,12 @@ func articleTemplates() []templateCase {
 			with: []string{"Der Gemeinderat von Lindenau hat am Dienstagabend über die Sanierung der Grundschule gestritten.",
 				"Bis dahin will der Bürgermeister die Eltern bei einem Abend in der Schulturnhalle informieren."},
 			without: []string{"Nächster Artikel", "Rekord beim Stadtlauf", "Beim Stadtlauf am Sonntag", "Förderverein des Freibads", "Impressum"},
+		},
+		{
+			file: "brief-notice-de.html", url: "https://www.kreisblatt.example/polizei/scheunenbrand-am-ortsrand-von-lindenau-2211.html",
+			with: []string{"Die Feuerwehr musste am Samstagmorgen zu einem Brand in einer Scheune am Ortsrand von Lindenau ausrücken.",
+				"Die Polizei hat die Ermittlungen aufgenommen und bittet Zeugen, sich zu melden."},
+			without: []string{"Unsere Regeln für Leserkommentare", "Wir freuen uns über Ihre Meinung", "Fragen zu einzelnen Entscheidungen", "Impressum"},
 		},
 	}
 	for i, tc := range tests {
