@@ -113,7 +113,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// declared articles of the dev sets), and a block holding
 			// over three quarters of the body cannot be one.
 			// A block that holds none of the paragraphs under the
-			// page's headline may be another story (headlineNet): 21
+			// page's headline may be another story (headlineNet): 19
 			// of the dev sets' 939 articles pay for the run this way.
 			leads := headlineLeads(doc, pm.Title)
 			elsewhere := len(leads) > 0 && !holdsAny(read, leads)
