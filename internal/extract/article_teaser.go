@@ -277,14 +277,15 @@ func isTeaserCard(c *html.Node, wrapping bool) bool {
 // inline before the box's blocks (<li><a>Headline</a><h4>Summary</h4>),
 // or nil.
 func leadingLink(c *html.Node) *html.Node {
-	for n := c.FirstChild; n != nil; n = n.NextSibling {
-		switch {
-		case n.Type == html.TextNode && strings.TrimSpace(n.Data) == "", n.Type == html.CommentNode:
-			continue
-		case isElem(n, atom.A) && wordCount(n) > 0 && !hasBlockChild(n):
-			return n
+	first := c.FirstChild
+	if first != nil && first.Type != html.ElementNode {
+		if first.Type == html.TextNode && strings.TrimSpace(first.Data) != "" {
+			return nil // the box opens with text of its own
 		}
-		return nil
+		first = elementSibling(first, 1)
+	}
+	if isElem(first, atom.A) && wordCount(first) > 0 && !hasBlockChild(first) {
+		return first
 	}
 	return nil
 }

@@ -307,12 +307,12 @@ func textLines(n *html.Node) []string {
 const maxHeadlineLeads = 3
 
 // headlineLeads returns the text of the first paragraphs of the story
-// (minHeadlineLeadWords words or more, outside figures, lists, headers
-// and asides and the boxes of leadFurnitureWords) that follow the page's
-// headline, within maxHeadlineBlocks lines: the
-// first h1 or h2 whose words are the title's, or its start before a
-// "- Site" suffix (as dropTitle reads them). Nil when no heading is the
-// headline.
+// under the page's headline: the first h1 or h2 that repeats the title
+// (repeatsTitle, as dropTitle reads it). A paragraph is a line of
+// minHeadlineLeadWords words or more outside figures, lists, headers,
+// asides and the boxes of leadFurnitureWords, among the
+// maxHeadlineBlocks lines after the headline and inside the <article>
+// that holds it, if one does. Nil when no heading is the headline.
 func headlineLeads(doc *html.Node, title string) []string {
 	tt := strings.Join(wordTokens(title), " ")
 	if countWords(tt) < 3 {
@@ -378,13 +378,14 @@ func holdsAny(n *html.Node, lines []string) bool {
 	return false
 }
 
-// headlineNet reports whether trafilatura's reading of an article page
-// (full) should replace readability's block (read) because the block is
-// another story: read holds none of the paragraphs under the page's
-// headline (leads), full holds them, is prose of minNetWords words, and
-// shares under half of its words with read. A news site that loads the
-// next story below the first (endless scrolling) sets both in the page,
-// and readability takes the longer.
+// headlineNet reports whether trafilatura's reading of the page (full)
+// should replace the picked reading (read) because that is another
+// story: read holds none of the paragraphs under the page's headline
+// (leads), full holds one, is prose of minTeaserNetWords words (a news
+// brief is shorter than minNetWords), and shares under half of its
+// words with read. A news site that loads the next story below the
+// first (endless scrolling) sets both in the page, and readability takes
+// the longer; a brief loses to a long notice below the page's <main>.
 func headlineNet(read, full *html.Node, leads []string) bool {
 	if read == nil || full == nil || words(full) < minTeaserNetWords || candidateShape(full) != "" || !holdsAny(full, leads) {
 		return false
