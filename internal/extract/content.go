@@ -36,18 +36,19 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		return nil
 	}
 	kind := classifyPage(doc, pm, base)
+	// At a headline's address, a page that declares nothing is most
+	// likely a story (storySlug), and gets a story's rules.
+	undeclaredStory := kind == kindOther && storySlug(base)
 	switch kind {
 	case kindArticle:
 		dropCommentSections(doc)
 		dropSignupBoxes(doc)
 	case kindOther:
 		dropMinorComments(doc)
-		// At a headline's address, a page that declares nothing is
-		// most likely a story (storySlug), and its signup boxes go as
-		// a declared article's do: undeclared, AEB and WCXB-dev's
-		// articles gain six pages (up to +0.14) and lose one (−0.003);
-		// no declared page moves.
-		if storySlug(base) {
+		// Its signup boxes go as a declared article's do: undeclared,
+		// AEB and WCXB-dev's articles gain six pages (up to +0.14) and
+		// lose one (−0.003); no declared page moves.
+		if undeclaredStory {
 			dropSignupBoxes(doc)
 		}
 	}
@@ -185,7 +186,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// so it does at a headline's address when trafilatura's story lies
 	// inside it (agreedReading).
 	pick := traf
-	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 || storyAmidLines(read, traf) || kind == kindOther && storySlug(base) && readingWithin(traf, read) {
+	if traf == nil || wr*5 >= wt*4 && wr <= wt*3/2+50 || storyAmidLines(read, traf) || undeclaredStory && readingWithin(traf, read) {
 		pick = read
 		if read == nil {
 			pick = clean
@@ -200,7 +201,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 	// headline's paragraphs gives way to trafilatura's own reading (its
 	// fallback hands back readability's block) when that holds them
 	// (headlineNet).
-	if kind == kindOther && pick != clean && storySlug(base) {
+	if undeclaredStory && pick != clean {
 		if leads := headlineLeads(doc, pm.Title); len(leads) > 0 && !holdsAny(pick, leads) {
 			if own := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced}); headlineNet(pick, own, leads) {
 				pick = own
@@ -232,7 +233,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		// captions, author boxes, datelines): news and blog software
 		// makes such addresses. Undeclared articles of the dev sets
 		// (-eval.undeclared): AEB 0.9604 to 0.9656.
-		if pick != clean && kind == kindOther && storySlug(base) {
+		if pick != clean && undeclaredStory {
 			tidyStory(pick, pm.Title, "")
 		}
 		dropLabelLines(pick)
