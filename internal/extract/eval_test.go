@@ -39,6 +39,10 @@ var (
 	// The held-out news set has many older pages that declare nothing;
 	// the dev sets' articles nearly all declare themselves.
 	evalUndeclared = flag.Bool("eval.undeclared", false, "TestEval: score the articles only (AEB, WCXB-dev's articles, Mozilla), each stripped of what declares it an article (og:type and dates in <meta>, JSON-LD, microdata types, hAtom classes), as older pages come")
+	// Sites built with CSS modules or CSS-in-JS ship class names such as
+	// "css-53u6y8" and "ArticleBody_x7Yz2": every rule that reads a name
+	// ("related", "share", "author") is blind on them.
+	evalAnonymous = flag.Bool("eval.anonymous", false, "TestEval: replace every class and id value with an opaque hash (equal names stay equal), as sites built with CSS modules or CSS-in-JS ship them")
 )
 
 // Declarations -eval.undeclared removes.
@@ -48,6 +52,26 @@ var (
 	declaredItem  = regexp.MustCompile(`(?i)itemtype="[^"]*"`)
 	declaredEntry = regexp.MustCompile(`\b(hentry|h-entry)\b`)
 )
+
+// namedAttr is a class or id attribute, quoted either way.
+var namedAttr = regexp.MustCompile(`(?i)(\s(?:class|id)\s*=\s*)("[^"]*"|'[^']*')`)
+
+// anonymous returns a page's HTML with each class and id token replaced
+// by a hash of it: the page keeps its structure, and elements that share
+// a name still share one, but no name says what an element is.
+func anonymous(body []byte) []byte {
+	return namedAttr.ReplaceAllFunc(body, func(m []byte) []byte {
+		sub := namedAttr.FindSubmatch(m)
+		val := sub[2][1 : len(sub[2])-1]
+		var out []byte
+		for _, tok := range strings.Fields(string(val)) {
+			h := fnv.New32a()
+			h.Write([]byte(tok))
+			out = fmt.Appendf(out, " x%07x", h.Sum32()&0xfffffff)
+		}
+		return slices.Concat(sub[1], []byte{'"'}, bytes.TrimSpace(out), []byte{'"'})
+	})
+}
 
 // undeclared returns a page's HTML without the declarations that tell
 // an article from other pages.
@@ -645,6 +669,9 @@ func TestEval(t *testing.T) {
 				continue
 			}
 			p.body = undeclared(p.body)
+		}
+		if *evalAnonymous {
+			p.body = anonymous(p.body)
 		}
 		pages = append(pages, p)
 	}
