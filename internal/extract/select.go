@@ -341,6 +341,85 @@ func headlineLeads(doc *html.Node, title string) []string {
 	return leads
 }
 
+// descriptionPhrase returns minDescWords words in a row that the page's
+// description and the prose of its body (proseTokens) share, as
+// proseTokens writes them, trying the description's first
+// maxDescSkip+1 starts; "" when they share none. Blog and news software
+// writes the description from the story's first paragraph when the
+// author gives none (after a share button's text, at times: "Share
+// this on WhatsAppNesta página você terá…"), so the phrase marks the
+// story in the page whatever its boxes are named. A dek set in the
+// page's header is not prose. standfirst reports a block of prose that
+// is the description itself, give or take two words: a standfirst,
+// which may sit apart from the story it sums up.
+func descriptionPhrase(body *html.Node, desc string) (phrase string, standfirst bool) {
+	dt := wordTokens(desc)
+	if len(dt) < minDescWords || body == nil {
+		return "", false
+	}
+	prose := proseTokens(body)
+	for i := 0; i <= maxDescSkip && i+minDescWords <= len(dt); i++ {
+		ph := " " + strings.Join(dt[i:i+minDescWords], " ") + " "
+		at := strings.Index(prose, ph)
+		if at < 0 {
+			continue
+		}
+		start := strings.LastIndexByte(prose[:at+1], '|') + 1
+		end := len(prose)
+		if j := strings.IndexByte(prose[at:], '|'); j >= 0 {
+			end = at + j
+		}
+		n := len(strings.Fields(prose[start:end]))
+		return ph, n >= len(dt)-2 && n <= len(dt)+2
+	}
+	return "", false
+}
+
+// minDescWords is how long a run of words descriptionPhrase looks for;
+// maxDescSkip how many of the description's first words it may pass.
+const (
+	minDescWords = 10
+	maxDescSkip  = 8
+)
+
+// proseTokens is n's words outside figures, lists, headers, asides and
+// navigation (and scripts), lower-cased, each with a space before it and
+// one space after the last, and a "|" for each block's start and end.
+func proseTokens(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		block := false
+		switch n.Type {
+		case html.TextNode:
+			for _, t := range wordTokens(n.Data) {
+				b.WriteByte(' ')
+				b.WriteString(t)
+			}
+			return
+		case html.ElementNode:
+			switch n.DataAtom {
+			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Figure, atom.Li, atom.Header, atom.Aside, atom.Nav:
+				return
+			}
+			if block = blockAtoms[n.DataAtom] || n.DataAtom == atom.Br; block {
+				b.WriteString(" |")
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if block {
+			b.WriteString(" |")
+		}
+	}
+	if n != nil {
+		walk(n)
+	}
+	b.WriteByte(' ')
+	return b.String()
+}
+
 // minHeadlineLeadWords is the length of a paragraph of the story under the
 // headline: a related story's headline or a form's line is shorter.
 const minHeadlineLeadWords = 20
@@ -378,6 +457,11 @@ func holdsAny(n *html.Node, lines []string) bool {
 	return false
 }
 
+// holdsLeads returns a test of whether a node's text holds one of leads.
+func holdsLeads(leads []string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return holdsAny(n, leads) }
+}
+
 // headlineNet reports whether trafilatura's reading of the page (full)
 // should replace the picked reading (read) because that is another
 // story: read holds none of the paragraphs under the page's headline
@@ -386,10 +470,28 @@ func holdsAny(n *html.Node, lines []string) bool {
 // words with read. A news site that loads the next story below the
 // first (endless scrolling) sets both in the page, and readability takes
 // the longer; a brief loses to a long notice below the page's <main>.
-func headlineNet(read, full *html.Node, leads []string) bool {
-	if read == nil || full == nil || words(full) < minTeaserNetWords || candidateShape(full) != "" || !holdsAny(full, leads) {
+func headlineNet(read, full *html.Node, holds func(*html.Node) bool) bool {
+	return otherStory(read, full, holds, 2)
+}
+
+// otherStory reports whether full holds what marks the page's story
+// (holds), read does not, full is prose of minTeaserNetWords words, and
+// under 1/part of full's words are read's too.
+func otherStory(read, full *html.Node, holds func(*html.Node) bool, part int) bool {
+	if read == nil || full == nil || words(full) < minTeaserNetWords || candidateShape(full) != "" || !holds(full) {
 		return false
 	}
 	ft := blockTokens(full)
-	return sharedTokens(ft, blockTokens(read))*2 < len(ft)
+	return sharedTokens(ft, blockTokens(read))*part < len(ft)
+}
+
+// descriptionNet reports whether trafilatura's reading of the page
+// (full) should replace the picked reading (read) because the page's
+// description quotes the prose of full (holds), not read's, and they
+// share under a quarter of full's words: readability took a sidebar of
+// teasers beside a short story, or a table's introduction. A standfirst
+// the description repeats can sit outside readability's block above the
+// very story it holds, so the two must disagree on more than it.
+func descriptionNet(read, full *html.Node, holds func(*html.Node) bool) bool {
+	return otherStory(read, full, holds, 4)
 }

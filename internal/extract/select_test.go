@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // TestConsentShaped checks the consent vocabulary on notices and embed
@@ -210,5 +212,69 @@ func TestBlockTokens(t *testing.T) {
 	got := strings.Join(blockTokens(parseFragment(t, `<div><p>Warning</p><p>The file backend</p><ul><li>one</li><li>two</li></ul></div>`)), " ")
 	if want := "warning the file backend one two"; got != want {
 		t.Errorf("blockTokens = %q, want %q", got, want)
+	}
+}
+
+// TestDescriptionPhrase: the page's description marks the story's first
+// paragraph when it quotes ten of its words in a row, after a share
+// button's text too; a standfirst that is the description itself is
+// reported as one, and a description the page's prose does not quote
+// (a summary of its own, a dek in the header, a caption) marks nothing.
+func TestDescriptionPhrase(t *testing.T) {
+	first := `The council voted on Monday night to close the harbour bridge for repairs from June until the end of August, the mayor said.`
+	story := `<p>` + first + `</p><p>Buses will use the ring road instead.</p>`
+	tests := []struct {
+		name, body, desc string
+		phrase           string
+		standfirst       bool
+	}{
+		{"auto excerpt", story, "The council voted on Monday night to close the harbour bridge for repairs from June until…",
+			" the council voted on monday night to close the harbour ", false},
+		{"after a share button", story, "Share this on WhatsAppThe council voted on Monday night to close the harbour bridge for repairs",
+			" council voted on monday night to close the harbour bridge ", false},
+		{"a standfirst", `<p class="x1">Repairs close the harbour bridge all summer, and buses take the ring road instead, the council says.</p>` + story,
+			"Repairs close the harbour bridge all summer, and buses take the ring road instead, the council says.",
+			" repairs close the harbour bridge all summer and buses take ", true},
+		{"a dek in the header", `<header><p>Repairs close the harbour bridge all summer, and buses take the ring road instead.</p></header>` + story,
+			"Repairs close the harbour bridge all summer, and buses take the ring road instead.", "", false},
+		{"a caption", `<figure><figcaption>The council voted on Monday night to close the harbour bridge for repairs</figcaption></figure><p>Other text.</p>`,
+			"The council voted on Monday night to close the harbour bridge for repairs", "", false},
+		{"a summary of its own", story, "Summer closure for the harbour bridge: what drivers and bus passengers need to know.", "", false},
+		{"too short", story, "The council voted on Monday night", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			phrase, standfirst := descriptionPhrase(parseFragment(t, tt.body), tt.desc)
+			if phrase != tt.phrase || standfirst != tt.standfirst {
+				t.Errorf("descriptionPhrase = %q, %v; want %q, %v", phrase, standfirst, tt.phrase, tt.standfirst)
+			}
+		})
+	}
+}
+
+// TestDescriptionNet: a reading the description does not quote gives way
+// to trafilatura's when that holds the quoted paragraph and the two share
+// under a quarter of its words; not when they read the same story around
+// a standfirst, nor when trafilatura's reading lacks the paragraph.
+func TestDescriptionNet(t *testing.T) {
+	first := `<p>The council voted on Monday night to close the harbour bridge for repairs from June until the end of August, the mayor said.</p>`
+	rest := `<p>Buses will use the ring road instead, and the ferry adds two crossings an hour. Cyclists can cross on the old swing bridge next to the fish market, which stays open.</p>`
+	teasers := `<h2>Column</h2><p>Click the photo and read the columns our writer sends us every week, on racing, sailing and more.</p><h2>Podcast</h2><p>Every week our podcast talks about everything that happened in the world of sport, with guests.</p>`
+	phrase := " the council voted on monday night to close the harbour bridge "
+	quotes := func(n *html.Node) bool { return strings.Contains(proseTokens(n), phrase) }
+	tests := []struct {
+		name, read, full string
+		want             bool
+	}{
+		{"a sidebar against the story", teasers, first + rest, true},
+		{"the story without its first paragraph", rest, first + rest, false},
+		{"a reading without the paragraph", teasers, rest + rest, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := descriptionNet(parseFragment(t, tt.read), parseFragment(t, tt.full), quotes); got != tt.want {
+				t.Errorf("descriptionNet = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

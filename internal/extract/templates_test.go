@@ -269,7 +269,12 @@ import (
 //     template and longer, which readability prefers;
 //   - brief-notice-de: a German police brief of two sentences in its
 //     <article>, and below the page's <main> the rules for readers'
-//     comments in three long paragraphs, which readability prefers.
+//     comments in three long paragraphs, which readability prefers;
+//   - described-table-pt: a Brazilian motor-racing site's standings page,
+//     two short paragraphs and a table under its headline, beside an
+//     <aside> of teasers that readability prefers, every class name an
+//     opaque hash (as CSS modules ship them); its description quotes the
+//     first paragraph after a share button's text.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -963,6 +968,12 @@ func articleTemplates() []templateCase {
 			with: []string{"Die Feuerwehr musste am Samstagmorgen zu einem Brand in einer Scheune am Ortsrand von Lindenau ausrücken.",
 				"Die Polizei hat die Ermittlungen aufgenommen und bittet Zeugen, sich zu melden."},
 			without: []string{"Unsere Regeln für Leserkommentare", "Wir freuen uns über Ihre Meinung", "Fragen zu einzelnen Entscheidungen", "Impressum"},
+		},
+		{
+			file: "described-table-pt.html", url: "https://www.pistarapida.example/classificacao-copa-turismo/",
+			with: []string{"Nesta página você encontra sempre a classificação atualizada da Copa de Turismo",
+				"Piloto Número 36", "Clique no nome do piloto para ver o perfil completo"},
+			without: []string{"Coluna de Marcos Lima", "Nossa equipe analisa a estratégia", "usuários on-line", "Todos os direitos reservados"},
 		},
 	}
 	for i, tc := range tests {
