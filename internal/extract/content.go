@@ -147,6 +147,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// An introduction set as a section of its own, above the
 			// section readability took (article_opening.go).
 			addOpening(doc, read, base)
+			addClosing(doc, read)
 			// The reference only vetoes: a block it lacks is pruned, so
 			// it runs with trafilatura's recall focus. The balanced focus
 			// also drops every block whose class names a "teaser" (news

@@ -274,7 +274,11 @@ import (
 //     two short paragraphs and a table under its headline, beside an
 //     <aside> of teasers that readability prefers, every class name an
 //     opaque hash (as CSS modules ship them); its description quotes the
-//     first paragraph after a share button's text.
+//     first paragraph after a share button's text;
+//   - components-en: a local story built of components, text, an image,
+//     text, an ad slot, text, in wrappers with hashed class names, the
+//     first text component's with a class of its own; readability keeps
+//     the first component only.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -974,6 +978,14 @@ func articleTemplates() []templateCase {
 			with: []string{"Nesta página você encontra sempre a classificação atualizada da Copa de Turismo",
 				"Piloto Número 36", "Clique no nome do piloto para ver o perfil completo"},
 			without: []string{"Coluna de Marcos Lima", "Nossa equipe analisa a estratégia", "usuários on-line", "Todos os direitos reservados"},
+		},
+		{
+			file: "components-en.html", url: "https://www.lindaupost.example/local/driverless-buses-tested-old-town-march",
+			with: []string{"The city will test driverless buses on two routes in the old town",
+				"The two routes link the railway station with the market square",
+				"after a survey of passengers and residents."},
+			without: []string{"More from Local", "Bridge repairs start on Monday", "Advertisement", "© 2026 Lindau Post"},
+			once:    "The two routes link the railway station",
 		},
 	}
 	for i, tc := range tests {
