@@ -24,29 +24,32 @@ import (
 // is not, and ends the run.
 func addClosing(doc, read *html.Node) {
 	var anchor string
-	in := map[string]bool{} // read's blocks' texts
-	for _, b := range leafBlocks(read) {
-		t := collapseSpace(textOf(b))
-		in[t] = true
-		if countWords(t) >= minAnchorWords {
-			anchor = t
+	leaves := leafBlocks(read)
+	for i := len(leaves) - 1; i >= 0 && anchor == ""; i-- {
+		if wordCount(leaves[i]) >= minAnchorWords {
+			anchor = collapseSpace(textOf(leaves[i]))
 		}
 	}
 	if anchor == "" {
 		return
 	}
+	// Only a block of about the anchor's words is compared: its text
+	// need not be copied out otherwise (wordCount counts a word an
+	// inline element splits twice).
+	aw := countWords(anchor)
 	var last *html.Node
 	var after []*html.Node
 	collectElements(findBody(doc), func(c *html.Node) visit {
+		if len(after) == maxClosingBlocks {
+			return skip
+		}
 		if !blockAtoms[c.DataAtom] || hasBlockChild(c) {
 			return descend
 		}
-		if last == nil {
-			if collapseSpace(textOf(c)) == anchor {
-				last = c
-			}
-		} else if len(after) < maxClosingBlocks {
+		if last != nil {
 			after = append(after, c)
+		} else if w := wordCount(c); w >= aw && w <= 2*aw && collapseSpace(textOf(c)) == anchor {
+			last = c
 		}
 		return skip
 	})
@@ -58,14 +61,14 @@ scan:
 	for _, b := range after {
 		w := wordCount(b)
 		switch {
-		case w == 0 || inFigure(b):
+		case w == 0 || hasAncestor(b, atom.Figure):
 			// An image, an empty box, a caption.
 		case inDialog(b):
 			break scan // a consent dialog after the story's end
 		case sameSetting(b, last) && linkWords(b)*2 <= w:
 			// A short line set as the story's paragraphs are (a
 			// contact line, a sign-off) is passed over, not taken.
-			if w >= minSplitProse && !in[collapseSpace(textOf(b))] {
+			if w >= minSplitProse {
 				run = append(run, b)
 			}
 		case w <= maxClosingLabelWords && !headingAtoms[b.DataAtom]:
@@ -74,8 +77,14 @@ scan:
 			break scan
 		}
 	}
+	if len(run) == 0 {
+		return
+	}
+	readText := collapseSpace(textOf(read))
 	for _, b := range run {
-		read.AppendChild(cloneTree(b))
+		if !strings.Contains(readText, collapseSpace(textOf(b))) {
+			read.AppendChild(cloneTree(b))
+		}
 	}
 }
 
@@ -91,16 +100,6 @@ const (
 func inDialog(n *html.Node) bool {
 	for p := n.Parent; p != nil; p = p.Parent {
 		if isDialog(p) || isModal(p) {
-			return true
-		}
-	}
-	return false
-}
-
-// inFigure reports a block inside a <figure>.
-func inFigure(n *html.Node) bool {
-	for p := n.Parent; p != nil; p = p.Parent {
-		if p.Type == html.ElementNode && p.Data == "figure" {
 			return true
 		}
 	}

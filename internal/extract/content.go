@@ -130,9 +130,14 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 			// standings table beside a column of teasers, a review
 			// whose sections look like teaser cards) go from F1 0.00
 			// to 0.95 and 0.97; no page moves in the other modes.
-			phrase, standfirst := descriptionPhrase(body, pm.Description)
+			// The block is read first: it holds the phrase on most
+			// pages, and the body's prose then need not be written.
+			phrase, _ := descriptionPhrase(read, pm.Description)
+			readQuoted, standfirst := phrase != "", false
+			if !readQuoted {
+				phrase, standfirst = descriptionPhrase(body, pm.Description)
+			}
 			quotes := func(n *html.Node) bool { return phrase != "" && strings.Contains(proseTokens(n), phrase) }
-			readQuoted := quotes(read)
 			quotedElsewhere := phrase != "" && !readQuoted && !standfirst
 			if teasers := teaserShaped(read); teasers || elsewhere || quotedElsewhere || candidateShape(read) != "" || wr*4 <= bodyWords*3 && hollowed(read, body) {
 				full := candTrafilatura(doc, base, trafRun{focus: trafilatura.Balanced, comments: true})

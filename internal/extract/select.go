@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -342,22 +343,22 @@ func headlineLeads(doc *html.Node, title string) []string {
 }
 
 // descriptionPhrase returns minDescWords words in a row that the page's
-// description and the prose of its body (proseTokens) share, as
-// proseTokens writes them, trying the description's first
-// maxDescSkip+1 starts; "" when they share none. Blog and news software
-// writes the description from the story's first paragraph when the
-// author gives none (after a share button's text, at times: "Share
-// this on WhatsAppNesta página você terá…"), so the phrase marks the
-// story in the page whatever its boxes are named. A dek set in the
-// page's header is not prose. standfirst reports a block of prose that
-// is the description itself, give or take two words: a standfirst,
-// which may sit apart from the story it sums up.
-func descriptionPhrase(body *html.Node, desc string) (phrase string, standfirst bool) {
+// description and the prose of n share (proseTokens), as proseTokens
+// writes them, trying the description's first maxDescSkip+1 starts; ""
+// when they share none. Blog and news software writes the description
+// from the story's first paragraph when the author gives none (after a
+// share button's text, at times: "Share this on WhatsAppNesta página
+// você terá…"), so the phrase marks the story in the page whatever its
+// boxes are named. A dek set in the page's header is not prose.
+// standfirst reports a block of prose that is the description itself,
+// give or take two words: a standfirst, which may sit apart from the
+// story it sums up.
+func descriptionPhrase(n *html.Node, desc string) (phrase string, standfirst bool) {
 	dt := wordTokens(desc)
-	if len(dt) < minDescWords || body == nil {
+	if len(dt) < minDescWords || n == nil {
 		return "", false
 	}
-	prose := proseTokens(body)
+	prose := proseTokens(n)
 	for i := 0; i <= maxDescSkip && i+minDescWords <= len(dt); i++ {
 		ph := " " + strings.Join(dt[i:i+minDescWords], " ") + " "
 		at := strings.Index(prose, ph)
@@ -369,8 +370,8 @@ func descriptionPhrase(body *html.Node, desc string) (phrase string, standfirst 
 		if j := strings.IndexByte(prose[at:], '|'); j >= 0 {
 			end = at + j
 		}
-		n := len(strings.Fields(prose[start:end]))
-		return ph, n >= len(dt)-2 && n <= len(dt)+2
+		words := len(strings.Fields(prose[start:end]))
+		return ph, words >= len(dt)-2 && words <= len(dt)+2
 	}
 	return "", false
 }
@@ -383,8 +384,9 @@ const (
 )
 
 // proseTokens is n's words outside figures, lists, headers, asides and
-// navigation (and scripts), lower-cased, each with a space before it and
-// one space after the last, and a "|" for each block's start and end.
+// navigation (and scripts), lower-cased (as wordTokens splits them),
+// each with a space before it and one space after the last, and a "|"
+// for each block's start and end.
 func proseTokens(n *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)
@@ -392,9 +394,17 @@ func proseTokens(n *html.Node) string {
 		block := false
 		switch n.Type {
 		case html.TextNode:
-			for _, t := range wordTokens(n.Data) {
-				b.WriteByte(' ')
-				b.WriteString(t)
+			in := false
+			for _, r := range n.Data {
+				if !wordRune(r) {
+					in = false
+					continue
+				}
+				if !in {
+					b.WriteByte(' ')
+					in = true
+				}
+				b.WriteRune(unicode.ToLower(r))
 			}
 			return
 		case html.ElementNode:
