@@ -485,8 +485,8 @@ func headlineNet(read, full *html.Node, holds func(*html.Node) bool) bool {
 }
 
 // otherStory reports whether full holds what marks the page's story
-// (holds), read does not, full is prose of minTeaserNetWords words, and
-// under 1/part of full's words are read's too.
+// (holds), is prose of minTeaserNetWords words, and has under 1/part of
+// its words in read too. The callers have found that read lacks the mark.
 func otherStory(read, full *html.Node, holds func(*html.Node) bool, part int) bool {
 	if read == nil || full == nil || words(full) < minTeaserNetWords || candidateShape(full) != "" || !holds(full) {
 		return false
