@@ -37,7 +37,7 @@ func tidyArticle(root *html.Node, title string) {
 	dropArticleFurniture(root)
 	dropLayoutLinkCells(root)
 	dropForms(root)
-	dropCommentTail(root)
+	dropCommentTail(root, title)
 	dropTrailingHeadings(root)
 }
 
@@ -174,15 +174,55 @@ var commentHeading = regexp.MustCompile(`^(\d+\s+)?(comments?|responses?|replies
 	`deja (un|tu) comentario|laisser un commentaire|lascia un commento|schreibe einen kommentar|hinterlasse einen kommentar|` +
 	`deixe (um|seu) comentário|dodaj komentarz|оставить комментарий|залишити коментар|yorum yap)(\s*[(\[]?\d+[)\]]?)?\s*:?$`)
 
+// commentsOn matches the heading WordPress's themes set over a thread,
+// which counts the comments on the story and quotes its title: "6
+// thoughts on “Title”", "59 Comments on “Title”", "2 responses to
+// “Title”", and as its translations have it, "Ein Gedanke zu „Title“",
+// "12 réflexions sur « Title »", "3 respuestas a «Title»", "5 gedachten
+// over “Title”". The last group is the quoted title with its closing
+// mark.
+var commentsOn = regexp.MustCompile(`^((\d+|one|ein|eine|une|un|una|um|uma|één|eén)\s+)?` +
+	`(thoughts?|comments?|responses?|repl(y|ies)|gedanken?|kommentare?|réflexions?|commentaires?|respuestas?|comentarios?|comentários?|` +
+	`pensamentos?|pensieri|pensiero|commenti|commento|gedachten?|reacties|reactie|myśli|komentarz[ey]?|комментари[йяеи]?|мысл[иь])` +
+	`\s+\pL+(\s+\pL+)?\s*["“”«„‘’‚»'‹›](.+)$`)
+
+// quotesTitle reports a heading text (lower case) that commentsOn
+// matches and whose quoted words stand, in their order, in the page's
+// title: the heading of the comments on this very story, whatever their
+// length.
+func quotesTitle(text, title string) bool {
+	m := commentsOn.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	quoted := strings.Join(titleWords(m[len(m)-1]), " ")
+	return quoted != "" && strings.Contains(" "+strings.Join(titleWords(strings.ToLower(title)), " ")+" ", " "+quoted+" ")
+}
+
+// titleWords are the words of s, split at whatever is not a letter or a
+// digit (quotes, dashes, an ellipsis).
+func titleWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
 // dropCommentTail removes a comment thread that ends the article under a
 // heading that names it (commentHeading), for themes that name neither
 // the thread nor its container (dropCommentSections reads names). The
 // heading and everything after it go, when no heading of its rank or a
 // higher one follows (a tutorial's section on code comments is followed
 // by more sections) and the thread is under a third of the article.
-func dropCommentTail(root *html.Node) {
+//
+// A heading that counts the comments on the story by its title
+// (quotesTitle) leaves no doubt, and its thread goes whatever its length
+// when the story keeps minArticleProse words, as dropCommentSections
+// drops a thread named as one. With every class name hashed
+// (-eval.anonymous), WCXB-dev's blog post with 59 comments (1,700 words
+// of story under 5,500 of comments) was read with its thread.
+func dropCommentTail(root *html.Node, title string) {
 	for _, h := range headingsUnder(root) {
-		if !commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h)))) {
+		text := strings.ToLower(collapseSpace(textOf(h)))
+		titled := title != "" && quotesTitle(text, title)
+		if !titled && !commentHeading.MatchString(text) {
 			continue
 		}
 		var tail []*html.Node
@@ -197,7 +237,14 @@ func dropCommentTail(root *html.Node) {
 			}
 		}
 		if ends {
-			removeUnlessThird(root, append(tail, h))
+			tail = append(tail, h)
+			if titled && wordCount(root)-wordsIn(tail) >= minArticleProse {
+				for _, n := range tail {
+					removeNode(n)
+				}
+				return
+			}
+			removeUnlessThird(root, tail)
 			return
 		}
 	}

@@ -559,6 +559,29 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name:  "a thread under a heading that counts the comments on the story by its title goes, however long",
+			title: "The December Comfort Watches, Day Eighteen: Starship Troopers – Whatever",
+			html: story + `<div><h3>59 Comments on &ldquo;The December Comfort Watches, Day Eighteen: Starship Troopers&rdquo;</h3><ol>` +
+				strings.Repeat(`<li><p>Bernd</p><p>`+strings.Repeat("I liked the film more than the novel, and I have watched it every winter since. ", 4)+`</p></li>`, 6) + `</ol></div>`,
+			gone: []string{"59 Comments", "I liked the film", "Bernd"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name:  "the same in German, the title cut short",
+			title: "Stadtrat beschließt den Haushalt nach langer Debatte | Ulmer Blog",
+			html: story + `<h2>3 Gedanken zu „Stadtrat beschließt den Haushalt…“</h2>` +
+				strings.Repeat(`<div><p>`+strings.Repeat("Endlich ist der Haushalt durch, das hat viel zu lange gedauert. ", 6)+`</p></div>`, 4),
+			gone: []string{"3 Gedanken", "Endlich ist der Haushalt"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name:  "a heading quoting another title keeps a long section",
+			title: "The council's budget",
+			html: story + `<h2>3 thoughts on “Other people's money”</h2>` +
+				strings.Repeat(`<p>`+strings.Repeat("The book argues that a budget is a moral document before it is a plan. ", 6)+`</p>`, 3),
+			kept: []string{"The council approved", "3 thoughts on", "a moral document"},
+		},
+		{
 			name: "a tutorial's section on comments, followed by another section, is kept",
 			html: `<h2>Statements</h2>` + story + story + story + story + `<h2>Comments</h2><p>A comment starts with a hash sign and runs to the end of the line; the interpreter ignores it.</p>` +
 				`<h2>Variables</h2><p>A name is bound to a value by assignment.</p>`,
