@@ -71,6 +71,10 @@ func addOpening(doc, read *html.Node, base *nurl.URL) {
 	}
 	readWords := "" // read's words, once a paragraph needs them
 	var run []*html.Node
+	// pending holds the lists the walk has passed (and the headings
+	// after them), which join the run only when a paragraph above them
+	// does: a list set between the story's paragraphs is the story's.
+	var pending []*html.Node
 walk:
 	for i := len(blocks) - 1; i >= 0; i-- {
 		b := blocks[i]
@@ -86,8 +90,18 @@ walk:
 			break // with the headline
 		}
 		furniture := inFurniture(b)
+		if l := storyList(b); l != nil {
+			if len(pending) == 0 || pending[len(pending)-1] != l {
+				pending = append(pending, l)
+			}
+			continue
+		}
 		switch {
 		case !furniture && headingAtoms[b.DataAtom] && !inContents(b, first, pageKey):
+			if len(pending) > 0 {
+				pending = append(pending, b)
+				continue
+			}
 			run = append(run, b)
 		case !furniture && b.Data == first.Data && attr(b, "class") == attr(first, "class") && linkWords(b)*2 <= w:
 			// A summary that repeats the opening (an excerpt over
@@ -98,7 +112,8 @@ walk:
 			if toks := wordTokens(t); strings.Contains(readWords, " "+strings.Join(toks[:min(len(toks), minAnchorWords)], " ")+" ") {
 				break walk
 			}
-			run = append(run, b)
+			run = append(append(run, pending...), b)
+			pending = nil
 		case inContents(b, first, pageKey):
 			// Passed over, its title and entries alike.
 		default:
@@ -167,6 +182,28 @@ func inContents(b, first *html.Node, pageKey string) bool {
 }
 
 const minContentsLinks = 3
+
+// storyList returns the list that holds b when b is a list's item and
+// nothing else of the headline's furniture (inFurniture) holds it, and
+// the list is text rather than links. Component-built stories (each
+// paragraph, list and heading in a wrapper of its own) lose their
+// opening at such a list when every class name is hashed; addOpening
+// passes over it only on its way to a paragraph of the story above it.
+func storyList(b *html.Node) *html.Node {
+	var list *html.Node
+	for p := b.Parent; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.Figure, atom.Header, atom.Aside, atom.Nav:
+			return nil
+		case atom.Ul, atom.Ol:
+			list = p
+		}
+	}
+	if list == nil || linkWords(list)*2 > wordCount(list) {
+		return nil
+	}
+	return list
+}
 
 // inFurniture reports a block inside a figure, a list, a header or an
 // aside: captions, teaser lists and the headline's own furniture.

@@ -47,6 +47,12 @@ func TestAddOpening(t *testing.T) {
 		{"a table of contents with a heading of its own", page("", `<div class="intro">`+p("Intro one")+
 			`<div class="toc"><h2>In this article</h2><p><a href="#one">One</a></p><p><a href="#two">Two</a></p><p><a href="#three">Three</a></p></div>`+p("Intro two")+`</div>`),
 			[]string{"Intro one", "Intro two", "Body one"}},
+		{"a list between the introduction's paragraphs", page("", `<div class="intro">`+p("Intro one")+`<h2>Step one</h2><ul><li>First item of three</li><li>Second item of three</li></ul>`+p("Intro two")+`</div>`),
+			[]string{"Intro one", "Step one", "First item", "Second item", "Intro two", "Body one"}},
+		{"a list where the run starts stays out", page("", `<div class="intro"><ul><li>First item of three</li><li>Second item of three</li></ul>`+p("Intro one")+`</div>`),
+			[]string{"Intro one", "Body one"}},
+		{"a list of links ends the run", page("", `<div class="intro">`+p("Intro one")+`<ul><li><a href="/a">Other ferry story</a></li><li><a href="/b">Another ferry story</a></li></ul>`+p("Intro two")+`</div>`),
+			[]string{"Intro two", "Body one"}},
 		{"no headline", strings.Replace(page("", `<div class="intro">`+p("Intro one")+`</div>`), "h1>", "div>", 2), []string{"Body one"}},
 	}
 	for _, tt := range tests {
