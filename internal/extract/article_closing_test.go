@@ -40,3 +40,48 @@ func TestSameSetting(t *testing.T) {
 		})
 	}
 }
+
+// TestAddClosing: the story's paragraphs after readability's block, set
+// in components of the same make, join the block; a card teasing
+// another page is passed over, a section heading and a list in the
+// story's component are taken, and a newsletter box, a comment thread's
+// heading or the next story's headline end the run.
+func TestAddClosing(t *testing.T) {
+	p := func(s string) string {
+		return "<p>" + s + " tells more of the harbour and its new ferry timetable for the summer.</p>"
+	}
+	comp := func(inner string) string { return `<div class="c x1"><div class="t">` + inner + `</div></div>` }
+	card := `<div class="c x2"><div class="k"><h5>Related article<br>The ferry buying guide</h5></div><div class="k"><a href="/guide">Read more</a></div></div>`
+	tests := []struct {
+		name       string
+		after      string
+		gone, kept []string
+	}{
+		{"the next component", comp(p("Tail one")), nil, []string{"Tail one"}},
+		{"a section heading and a list in the next component, past a card",
+			card + comp(`<h2>What it costs</h2>`+p("Tail one")+`<ul><li>Adults pay four euros a trip</li><li>Children ride free</li></ul>`),
+			[]string{"Related article", "Read more"}, []string{"What it costs", "Tail one", "Adults pay", "Children ride"}},
+		{"past a card whose title is no heading", `<div class="c x2"><div class="k"><strong>Related article</strong> The ferry buying guide</div><div class="k"><a href="/guide">Read more</a></div></div>` + comp(p("Tail one")),
+			[]string{"Related article"}, []string{"Tail one"}},
+		{"a heading over another wrapper's list", comp(`<h2>Fares</h2>`) + comp(`<ul><li>Adults pay four euros a trip</li><li>Children ride free</li></ul>`), []string{"Fares", "Adults pay"}, nil},
+		{"a list under a heading", comp(`<h3>Fares</h3><ul><li>Adults pay four euros a trip</li><li>Children ride free</li></ul>`), nil, []string{"Fares", "Adults pay"}},
+		{"a newsletter box of the same make", comp(`<h2>Sign up for our newsletter</h2>` + p("Stay in the loop")), []string{"Sign up", "Stay in the loop"}, nil},
+		{"a comment thread's heading", comp(`<h2>Comments</h2>` + p("A reader")), []string{"Comments", "A reader"}, nil},
+		{"the next story's headline", comp(`<h1>Another story</h1>` + p("Next one")), []string{"Another story", "Next one"}, nil},
+		{"a box with prose is no card", `<div class="c x2"><div class="k"><p>A box of its own with enough words to be a paragraph <a href="/x">here</a></p></div></div>` + comp(p("Tail one")),
+			[]string{"Tail one"}, nil},
+		{"a heading over another wrapper's paragraph", comp(`<h2>What it costs</h2>`) + comp(p("Tail one")), []string{"What it costs", "Tail one"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := html.Parse(strings.NewReader(`<html><body><main><article><h1>Harbour ferries</h1>` + comp(p("Body one")+p("Body two")) + tt.after + `</article></main></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := parseFragment(t, `<div>`+p("Body one")+p("Body two")+`</div>`)
+			addClosing(doc, read)
+			got := collapseSpace(textOf(read))
+			checkGoneKept(t, got, tt.gone, append(tt.kept, "Body two"))
+		})
+	}
+}
