@@ -336,6 +336,15 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The mayor is expected", "The council approved"},
 		},
 		{
+			name: "English labels without also, and the posts or articles named in them",
+			html: story + `<h3>Other Posts You May Enjoy</h3><ul><li><a href="/a">Why organic pest control matters</a></li><li><a href="/b">Starting a survival garden</a></li></ul>` + story +
+				`<p>You might like</p><p><a href="/c">The best electric family cars</a></p>` + story +
+				`<h2>Explore more</h2><p><a href="/d">Ergonomic workspace setup tips</a></p><p>Similar articles</p><p><a href="/e">Is an ergonomic mouse better?</a></p>` + story +
+				`<p>You might also be interested in</p><p><a href="/f">Affordable coding bootcamps</a></p>`,
+			gone: []string{"Other Posts", "organic pest", "You might like", "electric family", "Explore more", "Ergonomic workspace", "Similar articles", "ergonomic mouse", "interested in", "bootcamps"},
+			kept: []string{"The council approved"},
+		},
+		{
 			name: "you-may-like labels in more languages, and link-wrapped cards under one",
 			html: story + `<p>Te puede interesar</p><ul><li><a href="/a">El ayuntamiento aprueba el presupuesto</a></li><li><a href="/b">Nuevo carril bici en el centro</a></li></ul>` + story +
 				`<p>Articles similaires</p><ul><li><a href="/c">Le conseil vote le budget</a></li></ul><p>Potrebbe interessarti</p><ul><li><a href="/d">Il consiglio approva</a></li></ul>` + story +
