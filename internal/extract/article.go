@@ -229,7 +229,7 @@ func dropCommentTail(root *html.Node, title string) {
 		ends := true
 		for n := h; n != nil && n != root && ends; n = n.Parent {
 			for s := n.NextSibling; s != nil; s = s.NextSibling {
-				if higherHeading(s, h) {
+				if higherSection(s, h) {
 					ends = false
 					break
 				}
@@ -250,11 +250,14 @@ func dropCommentTail(root *html.Node, title string) {
 	}
 }
 
-// higherHeading reports a heading of h's rank or a higher one at or
-// under n.
-func higherHeading(n, h *html.Node) bool {
+// higherSection reports a heading of h's rank or a higher one at or
+// under n that opens a section of its own: the reply form's "Leave a
+// Reply", which WordPress's themes set at the thread's rank, is the
+// thread's.
+func higherSection(n, h *html.Node) bool {
 	return findFirst(n, func(c *html.Node) bool {
-		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom]
+		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom] &&
+			!commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(c))))
 	}) != nil
 }
 
@@ -739,22 +742,52 @@ func dropDatelines(root *html.Node) {
 // separators between them. Korean and Japanese papers set the reporter's
 // name and the stamps of publication and update as spans of one line, and
 // the line as a whole starts with the name, not a label.
+//
+// A separator may stand in an element of its own, and one piece may be
+// a name without a label (bylineName): with class names hashed, "Dec 29,
+// 2025 | Northfield Energy team" names nothing.
 func datelinePieces(n *html.Node) bool {
-	dates := 0
+	dates, names := 0, 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch {
 		case c.Type == html.TextNode:
-			if strings.Trim(c.Data, " \t\r\n|·•/,-–—") != "" {
+			if strings.Trim(c.Data, datelineSeparators) != "" {
 				return false
 			}
-		case c.Type != html.ElementNode || blank(c):
+		case c.Type != html.ElementNode || blank(c) || strings.Trim(textOf(c), datelineSeparators) == "":
 		case c.DataAtom == atom.Time || datelineText(c) || bareDate(c):
 			dates++
-		case !classWords(c, datelineWords):
+		case classWords(c, datelineWords):
+		case names == 0 && bylineName(c):
+			names++
+		default:
 			return false
 		}
 	}
 	return dates > 0
+}
+
+// datelineSeparators are what sets a dateline's pieces apart.
+const datelineSeparators = " \t\r\n|·•/,-–—"
+
+// bylineName reports an element that is a name as a byline gives it: up
+// to four words, no digits, no link, each word capitalised ("Northfield
+// Energy team" passes: its last word is a common noun after a name).
+func bylineName(c *html.Node) bool {
+	if c.DataAtom == atom.A || findFirst(c, func(n *html.Node) bool { return isElem(n, atom.A) }) != nil || hasDigit(c) {
+		return false
+	}
+	words := strings.Fields(collapseSpace(textOf(c)))
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	caps := 0
+	for _, w := range words {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
+			caps++
+		}
+	}
+	return caps*2 > len(words)
 }
 
 // ownLine reports an inline element that renders as a line of its own: a

@@ -675,11 +675,22 @@ func sentence(t string) bool {
 // words (removeUnlessThird), and then each box they leave holding only a
 // heading: the newsletter box's "Stay informed" over the prompt that
 // went, an ad slot's title. The box is the label's parent.
+//
+// A newsletter box whose heading is the call ("Sign up for our
+// newsletter") goes with its pitch under it: the rest of the box is a
+// paragraph or two that name the newsletter (signupPitch), longer than
+// the prompts isSignup takes alone ("Make sure you stay in the loop on
+// everything happening in the county with our collection of
+// newsletters, ...").
 func removeLabels(root *html.Node, labels []*html.Node) {
 	var parents []*html.Node
+	signupBox := map[*html.Node]bool{}
 	for _, l := range labels {
 		if l.Parent != nil && l.Parent != root {
 			parents = append(parents, l.Parent)
+			if ll, ok := readLabelLine(l); ok && headingAtoms[l.DataAtom] && ll.isSignup() {
+				signupBox[l.Parent] = true
+			}
 		}
 	}
 	if !removeUnlessThird(root, labels) {
@@ -689,10 +700,36 @@ func removeLabels(root *html.Node, labels []*html.Node) {
 		if p.Parent == nil {
 			continue // gone with another box
 		}
-		if headingOnly(p) {
+		if headingOnly(p) || signupBox[p] && signupPitch(p) {
 			removeNode(p)
 		}
 	}
+}
+
+// maxSignupPitchWords bounds what a newsletter box holds under its
+// heading: a paragraph or two.
+const maxSignupPitchWords = 60
+
+// signupPitch reports a box (its heading gone) whose text is at most
+// maxSignupPitchWords words, every block of which names a newsletter or
+// a mailbox (namesMailbox), its form aside.
+func signupPitch(box *html.Node) bool {
+	if wordCountOver(box, maxSignupPitchWords) {
+		return false
+	}
+	n := 0
+	for _, b := range lineBlocks(box) {
+		if wordCount(b) == 0 || hasAncestor(b, atom.Form) {
+			continue
+		}
+		l := labelLine{n: b, words: wordCount(b), lower: strings.ToLower(labelText(b))}
+		l.toks = wordTokens(l.lower)
+		if !l.namesMailbox() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // headingOnly reports a box whose only text is a short heading (at most

@@ -285,6 +285,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "wrote to the mayor"},
 		},
 		{
+			name: "a date and a name in spans named by nothing, the separator in a span of its own",
+			html: `<div class="x87f"><span class="xc48">Dec 29, 2025</span><span class="xa88">|</span><span class="x60f">Northfield Energy team</span></div>` + story +
+				`<div class="x87f"><span class="xc48">Dec 29, 2025</span><span class="xa88">|</span><span class="x60f">the council voted for the budget again</span></div>`,
+			gone: []string{"Northfield Energy team"},
+			kept: []string{"The council approved", "the council voted for the budget again"},
+		},
+		{
 			name: "byline named by its class",
 			html: `<p class="article-byline">By Jane Doe, Staff Writer</p>` + story,
 			gone: []string{"Jane Doe"},
@@ -582,6 +589,22 @@ func TestTidyArticle(t *testing.T) {
 				strings.Repeat(`<div><p>`+strings.Repeat("Endlich ist der Haushalt durch, das hat viel zu lange gedauert. ", 6)+`</p></div>`, 4),
 			gone: []string{"3 Gedanken", "Endlich ist der Haushalt"},
 			kept: []string{"The council approved"},
+		},
+		{
+			name:  "the reply form's heading at the thread's rank is the thread's",
+			title: "How much does a heat pump really save? | Northfield Energy",
+			html: story + `<h3>4 thoughts on “How much does a heat pump really save?”</h3>` +
+				strings.Repeat(`<div><p>`+strings.Repeat("We put one in last autumn and the first winter bill was lower than we feared. ", 6)+`</p><a href="#respond">Reply</a></div>`, 4) +
+				`<h3>Leave a Reply</h3><form><textarea></textarea></form>`,
+			gone: []string{"4 thoughts on", "first winter bill", "Leave a Reply"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "a newsletter box's pitch goes with its heading",
+			html: story + `<div><h2>Sign up for our newsletter</h2><p>Make sure you stay in the loop on everything happening in home energy with our monthly newsletter, filled with rebate deadlines, seasonal tips and stories from our customers in the valley.</p></div>` +
+				story + `<div><h2>Sign up for our newsletter</h2><p>Our customers in the valley told us what they wanted to read about, and the answers surprised us: rebates came first, then stories of other homes.</p></div>`,
+			gone: []string{"Make sure you stay in the loop"},
+			kept: []string{"The council approved", "Our customers in the valley told us"},
 		},
 		{
 			name:  "a heading quoting another title keeps a long section",
