@@ -279,6 +279,12 @@ import (
 //     text, an ad slot, text, in wrappers with hashed class names, the
 //     first text component's with a class of its own; readability keeps
 //     the first component only.
+//   - sections-en: a company blog's guide in sections of one component,
+//     a "Related article" card after the first, every class name hashed:
+//     its dateline is a date and a name in unnamed spans, a newsletter
+//     box of the story's own make closes it, and the comment thread
+//     under "4 thoughts on “Title”" is followed by the reply form's
+//     heading at the same rank.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -986,6 +992,15 @@ func articleTemplates() []templateCase {
 				"after a survey of passengers and residents."},
 			without: []string{"More from Local", "Bridge repairs start on Monday", "Advertisement", "© 2026 Lindau Post"},
 			once:    "The two routes link the railway station",
+		},
+		{
+			file: "sections-en.html", url: "https://www.northfield-energy.example/blog/how-much-does-a-heat-pump-really-save",
+			with: []string{"Heating is the largest part of most households' energy bills",
+				"A heat pump turns one unit of electricity into three or four units of heat",
+				"How warm the household likes it in winter", "Is it worth it?", "before you decide anything."},
+			without: []string{"Dec 29, 2025", "Jan 12, 2026", "Northfield Energy team", "Related article", "Sign up for our newsletter",
+				"Make sure you stay in the loop", "4 thoughts on", "Martha Ellison", "We put one in last autumn",
+				"Our house is from 1924", "Leave a Reply", "© 2026 Northfield Energy"},
 		},
 	}
 	for i, tc := range tests {
