@@ -70,6 +70,9 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	resolveLazyImages(content)
 	absolutize(content, base)
 	tidyLinks(content, base)
+	if format != HTML {
+		joinWrappedLines(content)
+	}
 	switch format {
 	case Text:
 		out.Content = renderText(content)
