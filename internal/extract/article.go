@@ -47,6 +47,10 @@ func tidyArticle(root *html.Node, title string) {
 // ref is empty), then tidyArticle. A definition list whose descriptions
 // all went leaves no bare terms behind (dropBareTerms).
 func tidyStory(root *html.Node, title, ref string) {
+	// A comment thread first, while its comments' dates and reply
+	// links stand: the consensus pruning and the dateline rules take
+	// them.
+	dropCommentTail(root, title)
 	lists := describedLists(root)
 	if ref != "" {
 		pruneByConsensus(root, ref)
@@ -170,7 +174,7 @@ func trailingLabel(t, root *html.Node) *html.Node {
 var commentHeading = regexp.MustCompile(`^(\d+\s+)?(comments?|responses?|replies|discussion|kommentare?|kommentar|komentarze?|komentarzy|` +
 	`commentaires?|comentarios?|comentários?|commenti|commento|reacties|reactie|kommentarer|kommentit|hozzászólások|σχόλια|` +
 	`комментари[иейя]|коментар[іяів]+|yorumlar|yorum|bình luận|komentar|تعليقات|نظرات|תגובות|टिप्पणियाँ|评论|評論|留言|コメント|댓글|` +
-	`leave a (reply|comment)|post a comment|add a comment|write a comment|join the (discussion|conversation)|` +
+	`trackbacks?|pingbacks?|trackbacks? (and|&) pingbacks?|leave a (reply|comment)|post a comment|add a comment|write a comment|join the (discussion|conversation)|` +
 	`deja (un|tu) comentario|laisser un commentaire|lascia un commento|schreibe einen kommentar|hinterlasse einen kommentar|` +
 	`deixe (um|seu) comentário|dodaj komentarz|оставить комментарий|залишити коментар|yorum yap)(\s*[(\[]?\d+[)\]]?)?\s*:?$`)
 
@@ -213,9 +217,11 @@ func titleWords(s string) []string {
 // by more sections) and the thread is under a third of the article.
 //
 // A heading that counts the comments on the story by its title
-// (quotesTitle) leaves no doubt, and its thread goes whatever its length
-// when the story keeps minArticleProse words, as dropCommentSections
-// drops a thread named as one. With every class name hashed
+// (quotesTitle) leaves no doubt, and nor do comments marked as such, two
+// dates or reply links (threadMarks): the thread goes whatever its
+// length when the story keeps minArticleProse words, as
+// dropCommentSections drops a thread named as one. A trackbacks section
+// or the reply form's heading after the thread is the thread's. With every class name hashed
 // (-eval.anonymous), WCXB-dev's blog post with 59 comments (1,700 words
 // of story under 5,500 of comments) was read with its thread.
 func dropCommentTail(root *html.Node, title string) {
@@ -238,7 +244,7 @@ func dropCommentTail(root *html.Node, title string) {
 		}
 		if ends {
 			tail = append(tail, h)
-			if titled && wordCount(root)-wordsIn(tail) >= minArticleProse {
+			if (titled || threadMarks(tail) >= minThreadMarks) && wordCount(root)-wordsIn(tail) >= minArticleProse {
 				for _, n := range tail {
 					removeNode(n)
 				}
@@ -248,6 +254,35 @@ func dropCommentTail(root *html.Node, title string) {
 			return
 		}
 	}
+}
+
+// replyWords are the captions of a comment's reply link, as WordPress
+// and its translations set them ("Reply", "Antworten", "Répondre").
+var replyWords = wordSet(`reply antworten répondre responder rispondi odpowiedz ответить відповісти yanıtla yanitla balas reageer beantwoorden svara svar vastaa odpovědět válasz απάντηση`)
+
+// minThreadMarks: two comments' dates or reply links make a thread.
+const minThreadMarks = 2
+
+// threadMarks counts what marks comments under nodes: their dates
+// (<time>) and the links that reply to them (a reply caption, or
+// WordPress's "?replytocom=" address). Readability often drops the
+// reply links; the dates in the comments' headers stay.
+func threadMarks(nodes []*html.Node) int {
+	n := 0
+	for _, x := range nodes {
+		n += len(collectElements(x, func(c *html.Node) visit {
+			switch {
+			case c.DataAtom == atom.Time:
+				return take
+			case c.DataAtom != atom.A:
+				return descend
+			case strings.Contains(attr(c, "href"), "replytocom=") || replyWords[strings.ToLower(strings.TrimSpace(textOf(c)))]:
+				return take
+			}
+			return skip
+		}))
+	}
+	return n
 }
 
 // higherSection reports a heading of h's rank or a higher one at or

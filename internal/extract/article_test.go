@@ -793,3 +793,48 @@ func TestConsensusKeepsStory(t *testing.T) {
 		})
 	}
 }
+
+// TestDropCommentTail: a thread under a heading that names it goes with
+// the heading; over a third of the article only when its comments are
+// marked as such (dates, reply links) or the heading quotes the story's
+// title, and a trackbacks section or the reply form after it is the
+// thread's.
+func TestDropCommentTail(t *testing.T) {
+	story := "<p>" + strings.Repeat("The council approved the new budget after a long debate on tuesday night. ", 8) + "</p>"
+	comment := func(name, when string) string {
+		return `<li><article><header><b>` + name + `</b> says <time datetime="2018-07-31">` + when + `</time></header><p>` +
+			strings.Repeat("Great projects, I will try the bench and the shelf with my kids this summer. ", 4) + `</p></article></li>`
+	}
+	thread := `<ol>` + comment("Sheri", "July 31, 2018") + comment("Jenny", "August 1, 2018") + comment("Tom", "August 2, 2018") + `</ol>`
+	tests := []struct {
+		name, html string
+		gone, kept []string
+	}{
+		{"a long thread whose comments carry dates", story + `<h3>Comments</h3>` + thread + `<h3>Trackbacks</h3><p>[…] 10 easy projects […]</p><h3>Leave a Reply</h3>`,
+			[]string{"Comments", "Sheri", "Great projects", "Trackbacks", "Leave a Reply"}, []string{"The council approved"}},
+		{"reply links mark them too", story + `<h2>Comments</h2>` + strings.Repeat(`<div><p>`+strings.Repeat("I tried the bench this weekend and it held up well in the rain. ", 5)+`</p><a href="?replytocom=7#respond">Reply</a></div>`, 3),
+			[]string{"Comments", "I tried the bench"}, []string{"The council approved"}},
+		{"a long section on comments without marks stays", story + `<h2>Comments</h2>` + strings.Repeat(`<p>`+strings.Repeat("A comment starts with a hash sign and runs to the end of the line. ", 5)+`</p>`, 3),
+			nil, []string{"The council approved", "Comments", "A comment starts"}},
+		{"a short story keeps its thread", `<p>Link post: the council's budget.</p><h3>Comments</h3>` + thread,
+			nil, []string{"Link post", "Great projects"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := parseFragment(t, tt.html)
+			dropCommentTail(root, "")
+			checkGoneKept(t, collapseSpace(textOf(root)), tt.gone, tt.kept)
+		})
+	}
+}
+
+// TestTidyStoryThread: tidyStory judges a comment thread before the
+// dateline rules take its comments' dates.
+func TestTidyStoryThread(t *testing.T) {
+	story := "<p>" + strings.Repeat("The council approved the new budget after a long debate on tuesday night. ", 8) + "</p>"
+	comment := `<li><article><header><b>Sheri</b> says <time datetime="2018-07-31">July 31, 2018</time></header><p>` +
+		strings.Repeat("Great projects, I will try the bench and the shelf with my kids this summer. ", 4) + `</p></article></li>`
+	root := parseFragment(t, story+`<h3>Comments</h3><ol>`+strings.Repeat(comment, 3)+`</ol>`)
+	tidyStory(root, "", "")
+	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Comments", "Great projects"}, []string{"The council approved"})
+}
