@@ -49,7 +49,8 @@ func tidyArticle(root *html.Node, title string) {
 func tidyStory(root *html.Node, title, ref string) {
 	// A comment thread first, while its comments' dates and reply
 	// links stand: the consensus pruning and the dateline rules take
-	// them.
+	// them. tidyArticle looks again at the end, when the rules have
+	// removed a box after the thread that kept it from ending the story.
 	dropCommentTail(root, title)
 	lists := describedLists(root)
 	if ref != "" {
@@ -199,14 +200,14 @@ func quotesTitle(text, title string) bool {
 	if m == nil {
 		return false
 	}
-	quoted := strings.Join(titleWords(m[len(m)-1]), " ")
-	return quoted != "" && strings.Contains(" "+strings.Join(titleWords(strings.ToLower(title)), " ")+" ", " "+quoted+" ")
+	quoted := strings.Join(wordTokens(m[len(m)-1]), " ")
+	return quoted != "" && strings.Contains(" "+strings.Join(wordTokens(title), " ")+" ", " "+quoted+" ")
 }
 
-// titleWords are the words of s, split at whatever is not a letter or a
-// digit (quotes, dashes, an ellipsis).
-func titleWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// namesThread reports a heading whose whole text names a comment thread
+// or its reply form (commentHeading).
+func namesThread(h *html.Node) bool {
+	return commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h))))
 }
 
 // dropCommentTail removes a comment thread that ends the article under a
@@ -226,9 +227,8 @@ func titleWords(s string) []string {
 // of story under 5,500 of comments) was read with its thread.
 func dropCommentTail(root *html.Node, title string) {
 	for _, h := range headingsUnder(root) {
-		text := strings.ToLower(collapseSpace(textOf(h)))
-		titled := title != "" && quotesTitle(text, title)
-		if !titled && !commentHeading.MatchString(text) {
+		titled := title != "" && quotesTitle(strings.ToLower(collapseSpace(textOf(h))), title)
+		if !titled && !namesThread(h) {
 			continue
 		}
 		var tail []*html.Node
@@ -291,8 +291,7 @@ func threadMarks(nodes []*html.Node) int {
 // thread's.
 func higherSection(n, h *html.Node) bool {
 	return findFirst(n, func(c *html.Node) bool {
-		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom] &&
-			!commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(c))))
+		return c.Type == html.ElementNode && headingRank[c.DataAtom] > 0 && headingRank[c.DataAtom] <= headingRank[h.DataAtom] && !namesThread(c)
 	}) != nil
 }
 
@@ -809,7 +808,7 @@ const datelineSeparators = " \t\r\n|·•/,-–—"
 // to four words, no digits, no link, each word capitalised ("Northfield
 // Energy team" passes: its last word is a common noun after a name).
 func bylineName(c *html.Node) bool {
-	if c.DataAtom == atom.A || findFirst(c, func(n *html.Node) bool { return isElem(n, atom.A) }) != nil || hasDigit(c) {
+	if findFirst(c, func(n *html.Node) bool { return isElem(n, atom.A) }) != nil || hasDigit(c) {
 		return false
 	}
 	words := strings.Fields(collapseSpace(textOf(c)))

@@ -75,6 +75,7 @@ func addClosing(doc, read *html.Node) {
 scan:
 	for _, b := range after {
 		w := wordCount(b)
+		list := storyList(b)
 		switch {
 		case card != nil && hasAncestorNode(b, card):
 			// The rest of the card.
@@ -85,20 +86,19 @@ scan:
 		case heading != nil:
 			// A section heading is the story's when what follows it
 			// in the same wrapper is: a paragraph, or a list.
-			l := storyList(b)
 			switch {
-			case l != nil && l.Parent == heading.Parent && sameSetting(l.Parent, last.Parent):
-				run = append(run, heading, l)
+			case list != nil && list.Parent == heading.Parent && sameSetting(list.Parent, last.Parent):
+				run = append(run, heading, list)
 			case b.Parent == heading.Parent && sameSetting(b, last) && w >= minSplitProse && linkWords(b)*2 <= w:
 				run = append(run, heading, b)
 			default:
 				break scan
 			}
 			heading = nil
-		case storyList(b) != nil && sameSetting(storyList(b).Parent, last.Parent):
+		case list != nil && sameSetting(list.Parent, last.Parent):
 			// A list set in the story's text component.
-			if l := storyList(b); len(run) == 0 || run[len(run)-1] != l {
-				run = append(run, l)
+			if len(run) == 0 || run[len(run)-1] != list {
+				run = append(run, list)
 			}
 		case sameSetting(b, last) && linkWords(b)*2 <= w:
 			// A short line set as the story's paragraphs are (a
@@ -142,7 +142,7 @@ func furnitureHeading(h *html.Node) bool {
 	if l, ok := readLabelLine(h); ok && l.isLabel() {
 		return true
 	}
-	return commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h))))
+	return namesThread(h)
 }
 
 // closingCard returns the component that holds b beside the story's

@@ -243,12 +243,18 @@ func readLabelLine(b *html.Node) (labelLine, bool) {
 	if w == 0 || w > maxTagListWords {
 		return labelLine{}, false
 	}
+	return labelLineOf(b, w, w <= maxTokenedLabelWords), true
+}
+
+// labelLineOf reads b, of w words, as a label line; with tokens, its
+// words too (the vocabulary tests need them).
+func labelLineOf(b *html.Node, w int, tokens bool) labelLine {
 	text := labelText(b)
 	l := labelLine{n: b, words: w, text: text, lower: strings.ToLower(text)}
-	if w <= maxTokenedLabelWords {
+	if tokens {
 		l.toks = wordTokens(l.lower)
 	}
-	return l, true
+	return l
 }
 
 // isLabel reports a line that one of the label rules of every page takes.
@@ -302,10 +308,11 @@ var buttonWords = map[string]bool{
 // in a manual's menu reference) is a section's title and stays, unless
 // a colon makes it a label ("Gefällt mir:", the like button's title).
 func (l labelLine) isButton() bool {
-	if l.words > maxButtonWords+1 || headingAtoms[l.n.DataAtom] && !strings.HasSuffix(strings.TrimSpace(l.lower), ":") {
-		return false // +1: an ellipsis counts as a word
+	if headingAtoms[l.n.DataAtom] && !strings.HasSuffix(strings.TrimSpace(l.lower), ":") {
+		return false
 	}
-	return buttonWords[strings.TrimRight(l.lower, ":： .…")]
+	caption := strings.TrimRight(l.lower, ":： .…")
+	return countWords(caption) <= maxButtonWords && buttonWords[caption]
 }
 
 // maxButtonWords bounds a button's caption: "Partager cet article".
@@ -727,12 +734,11 @@ func signupPitch(box *html.Node) bool {
 	}
 	n := 0
 	for _, b := range lineBlocks(box) {
-		if wordCount(b) == 0 || hasAncestor(b, atom.Form) {
+		w := wordCount(b)
+		if w == 0 || hasAncestor(b, atom.Form) {
 			continue
 		}
-		l := labelLine{n: b, words: wordCount(b), lower: strings.ToLower(labelText(b))}
-		l.toks = wordTokens(l.lower)
-		if !l.namesMailbox() {
+		if !labelLineOf(b, w, true).namesMailbox() {
 			return false
 		}
 		n++

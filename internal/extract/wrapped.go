@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,7 +31,7 @@ func joinWrappedLines(root *html.Node) {
 		}
 		return descend
 	}) {
-		if br.Parent == nil || !wrapsLine(lineBefore(br), lineAfter(br)) {
+		if br.Parent == nil || !wrapsLine(lineAt(br, false), lineAt(br, true)) {
 			continue
 		}
 		br.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, br)
@@ -53,32 +54,23 @@ func wrapsLine(before, after string) bool {
 	return (unicode.IsLetter(last) || unicode.IsDigit(last) || last == ',') && unicode.IsLower(first)
 }
 
-// lineBefore is the text of br's line up to it: its siblings' text back
-// to the previous break or block.
-func lineBefore(br *html.Node) string {
+// lineAt is the text of the line before br (forward false) or of the
+// line it opens: its siblings' text up to the next break or block that
+// way.
+func lineAt(br *html.Node, forward bool) string {
+	step := func(n *html.Node) *html.Node { return n.PrevSibling }
+	if forward {
+		step = func(n *html.Node) *html.Node { return n.NextSibling }
+	}
 	var parts []string
-	for s := br.PrevSibling; s != nil; s = s.PrevSibling {
+	for s := step(br); s != nil; s = step(s) {
 		if s.DataAtom == atom.Br || s.Type == html.ElementNode && (blockAtoms[s.DataAtom] || hasBlockChild(s)) {
 			break
 		}
 		parts = append(parts, textOf(s))
 	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteString(parts[i])
+	if !forward {
+		slices.Reverse(parts)
 	}
-	return b.String()
-}
-
-// lineAfter is the text of the line that br opens, up to the next break
-// or block.
-func lineAfter(br *html.Node) string {
-	var b strings.Builder
-	for s := br.NextSibling; s != nil; s = s.NextSibling {
-		if s.DataAtom == atom.Br || s.Type == html.ElementNode && (blockAtoms[s.DataAtom] || hasBlockChild(s)) {
-			break
-		}
-		b.WriteString(textOf(s))
-	}
-	return b.String()
+	return strings.Join(parts, "")
 }
