@@ -311,12 +311,10 @@ func (l labelLine) isButton() bool {
 	if headingAtoms[l.n.DataAtom] && !strings.HasSuffix(strings.TrimSpace(l.lower), ":") {
 		return false
 	}
-	caption := strings.TrimRight(l.lower, ":： .…")
-	return countWords(caption) <= maxButtonWords && buttonWords[caption]
+	// A caption is at most four words ("Partager cet article"), as
+	// buttonWords' entries are: the lookup alone bounds it.
+	return buttonWords[strings.TrimRight(l.lower, ":： .…")]
 }
-
-// maxButtonWords bounds a button's caption: "Partager cet article".
-const maxButtonWords = 4
 
 // viewCount is a page's view counter: "Views: 1,234", "1.9k views",
 // "Zugriffe: 1873", "Просмотров: 2841", "Dilihat 512 kali", "조회수
