@@ -227,8 +227,9 @@ func namesThread(h *html.Node) bool {
 // of story under 5,500 of comments) was read with its thread.
 func dropCommentTail(root *html.Node, title string) {
 	for _, h := range headingsUnder(root) {
-		titled := title != "" && quotesTitle(strings.ToLower(collapseSpace(textOf(h))), title)
-		if !titled && !namesThread(h) {
+		text := strings.ToLower(collapseSpace(textOf(h)))
+		titled := title != "" && quotesTitle(text, title)
+		if !titled && !commentHeading.MatchString(text) {
 			continue
 		}
 		var tail []*html.Node

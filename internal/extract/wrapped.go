@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,19 +57,22 @@ func wrapsLine(before, after string) bool {
 // line it opens: its siblings' text up to the next break or block that
 // way.
 func lineAt(br *html.Node, forward bool) string {
-	step := func(n *html.Node) *html.Node { return n.PrevSibling }
-	if forward {
-		step = func(n *html.Node) *html.Node { return n.NextSibling }
-	}
-	var parts []string
-	for s := step(br); s != nil; s = step(s) {
-		if s.DataAtom == atom.Br || s.Type == html.ElementNode && (blockAtoms[s.DataAtom] || hasBlockChild(s)) {
-			break
-		}
-		parts = append(parts, textOf(s))
-	}
+	from, to := br.NextSibling, (*html.Node)(nil)
 	if !forward {
-		slices.Reverse(parts)
+		from, to = br, br
+		for s := br.PrevSibling; s != nil && !breaksLineAt(s); s = s.PrevSibling {
+			from = s
+		}
 	}
-	return strings.Join(parts, "")
+	var b strings.Builder
+	for s := from; s != nil && s != to && !breaksLineAt(s); s = s.NextSibling {
+		b.WriteString(textOf(s))
+	}
+	return b.String()
+}
+
+// breaksLineAt reports a sibling that ends a line: a <br>, a block, or
+// an element holding one.
+func breaksLineAt(s *html.Node) bool {
+	return s.DataAtom == atom.Br || s.Type == html.ElementNode && (blockAtoms[s.DataAtom] || hasBlockChild(s))
 }
