@@ -168,16 +168,26 @@ func trailingLabel(t, root *html.Node) *html.Node {
 	return b
 }
 
-// commentHeading is the whole text of the heading over a comment thread
-// or its reply form, with or without a count: "Comments (12)", "2
-// comentarios", "Komentarze", "Leave a reply", "Deja un comentario",
-// "Kommentare", "Коментарі", "Yorumlar", "评论", "コメント", "댓글".
-var commentHeading = regexp.MustCompile(`^(\d+\s+)?(comments?|responses?|replies|discussion|kommentare?|kommentar|komentarze?|komentarzy|` +
-	`commentaires?|comentarios?|comentários?|commenti|commento|reacties|reactie|kommentarer|kommentit|hozzászólások|σχόλια|` +
-	`комментари[иейя]|коментар[іяів]+|yorumlar|yorum|bình luận|komentar|تعليقات|نظرات|תגובות|टिप्पणियाँ|评论|評論|留言|コメント|댓글|` +
-	`trackbacks?|pingbacks?|trackbacks? (and|&) pingbacks?|leave a (reply|comment)|post a comment|add a comment|write a comment|join the (discussion|conversation)|` +
-	`deja (un|tu) comentario|laisser un commentaire|lascia un commento|schreibe einen kommentar|hinterlasse einen kommentar|` +
-	`deixe (um|seu) comentário|dodaj komentarz|оставить комментарий|залишити коментар|yorum yap)(\s*[(\[]?\d+[)\]]?)?\s*:?$`)
+// threadHeading is the whole text of the heading over a comment thread,
+// with or without a count or a qualifier: "Comments (12)", "2
+// comentarios", "Top Rated Comments", "Kommentare", "Коментарі",
+// "Yorumlar", "评论", "コメント", "댓글". replyHeading is the heading over
+// its reply form: "Leave a reply", "Deja un comentario". commentHeading
+// is either.
+var (
+	threadHeading = regexp.MustCompile(`^(\d+\s+)?((top|top rated|most liked|latest|recent|newest|featured|readers?'?|user|visitor)\s+)?` +
+		`(comments?|responses?|replies|discussion|kommentare?|kommentar|komentarze?|komentarzy|` +
+		`commentaires?|comentarios?|comentários?|commenti|commento|reacties|reactie|kommentarer|kommentit|hozzászólások|σχόλια|` +
+		`комментари[иейя]|коментар[іяів]+|yorumlar|yorum|bình luận|komentar|تعليقات|نظرات|תגובות|टिप्पणियाँ|评论|評論|留言|コメント|댓글|` +
+		`trackbacks?|pingbacks?|trackbacks? (and|&) pingbacks?)(\s*[(\[]?\d+[)\]]?)?\s*:?$`)
+	replyHeading = regexp.MustCompile(`^(leave a (reply|comment)|post a comment|add a comment|write a comment|join the (discussion|conversation)|` +
+		`deja (un|tu) comentario|laisser un commentaire|lascia un commento|schreibe einen kommentar|hinterlasse einen kommentar|` +
+		`deixe (um|seu) comentário|dodaj komentarz|оставить комментарий|залишити коментар|yorum yap)\s*:?$`)
+)
+
+func commentHeading(text string) bool {
+	return threadHeading.MatchString(text) || replyHeading.MatchString(text)
+}
 
 // commentsOn matches the heading WordPress's themes set over a thread,
 // which counts the comments on the story and quotes its title: "6
@@ -207,7 +217,7 @@ func quotesTitle(text, title string) bool {
 // namesThread reports a heading whose whole text names a comment thread
 // or its reply form (commentHeading).
 func namesThread(h *html.Node) bool {
-	return commentHeading.MatchString(strings.ToLower(collapseSpace(textOf(h))))
+	return commentHeading(strings.ToLower(collapseSpace(textOf(h))))
 }
 
 // dropCommentTail removes a comment thread that ends the article under a
@@ -229,7 +239,7 @@ func dropCommentTail(root *html.Node, title string) {
 	for _, h := range headingsUnder(root) {
 		text := strings.ToLower(collapseSpace(textOf(h)))
 		titled := title != "" && quotesTitle(text, title)
-		if !titled && !commentHeading.MatchString(text) {
+		if !titled && !commentHeading(text) {
 			continue
 		}
 		var tail []*html.Node

@@ -1075,8 +1075,40 @@ func isCommentSection(n *html.Node) bool {
 			return true
 		}
 	}
+	return opensThread(n)
+}
+
+// opensThread reports a container whose first words are a heading that
+// names a comment thread ("Comments", "10 comments:", "Top Rated
+// Comments", threadHeading): a thread whose container's name says
+// nothing, as with every class name hashed (CSS modules), or in a
+// theme's own words. The reply form's container is not one (dropForms
+// removes the form from a reading; its heading alone is a label). A
+// bare "Discussion", "Responses" or "Replies" is left alone: papers and
+// reports title sections so. Empty elements before the heading (a named
+// anchor) do not count.
+func opensThread(n *html.Node) bool {
+	if n.DataAtom == atom.Body {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return false
+		case c.Type != html.ElementNode:
+		case headingRank[c.DataAtom] > 0:
+			text := strings.ToLower(collapseSpace(textOf(c)))
+			return threadHeading.MatchString(text) && !bareSectionTitle[strings.TrimSuffix(text, ":")]
+		case findFirst(c, func(t *html.Node) bool { return t.Type == html.TextNode && strings.TrimSpace(t.Data) != "" }) != nil:
+			return false
+		}
+	}
 	return false
 }
+
+// bareSectionTitle are thread headings that also title a paper's or a
+// report's sections.
+var bareSectionTitle = map[string]bool{"discussion": true, "responses": true, "response": true, "replies": true}
 
 // looseProse counts the words n holds outside its block children and
 // links, when they make a paragraph (minLooseProse words or more): a

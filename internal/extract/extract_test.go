@@ -514,17 +514,28 @@ func harbourPage(paragraphs, comments int) []byte {
 //     whichever candidate wins (dropMinorComments). A thread that
 //     outweighs its story may be a discussion, and is left to the
 //     selection, as in the first case.
+//   - The same with every class name hashed (CSS modules): the heading
+//     "Top Rated Comments" that opens its container names the thread.
 func TestStoryAndThread(t *testing.T) {
+	hashed := strings.NewReplacer(`id="comments" class="comments-area"`, `class="x886d2d7"`, `class="commentlist"`, `class="xf44d8d5"`,
+		`class="comment"`, `class="x7a6c45e"`, `class="comment-content"`, `class="x0bec3c2"`, `class="content"`, `class="x0bec3c2"`,
+		`<h2>Comments</h2>`, `<h2>Top Rated Comments</h2>`)
 	for _, tc := range []struct {
 		name                 string
 		paragraphs, comments int
+		hashed               bool
 		want                 []string
 	}{
-		{"short story, long thread", 4, 6, []string{"cost of dredging", "lifeboat station instead"}},
-		{"long story, short thread", 7, 2, []string{"cost of dredging", "not work at night"}},
+		{"short story, long thread", 4, 6, false, []string{"cost of dredging", "lifeboat station instead"}},
+		{"long story, short thread", 7, 2, false, []string{"cost of dredging", "not work at night"}},
+		{"hashed names, short story, long thread", 4, 6, true, []string{"cost of dredging", "lifeboat station instead"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := Extract(context.Background(), harbourPage(tc.paragraphs, tc.comments), Options{URL: "https://harbour.example/budget", Format: Text})
+			page := harbourPage(tc.paragraphs, tc.comments)
+			if tc.hashed {
+				page = []byte(hashed.Replace(string(page)))
+			}
+			doc, err := Extract(context.Background(), page, Options{URL: "https://harbour.example/budget", Format: Text})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -568,6 +579,32 @@ func TestCommentSectionNames(t *testing.T) {
 		n := parseFragment(t, `<div `+tc.attr+`>x</div>`).FirstChild
 		if got := isCommentSection(n); got != tc.want {
 			t.Errorf("%s: comment section = %v, want %v", tc.attr, got, tc.want)
+		}
+	}
+}
+
+// TestThreadOpeningHeading: a container that a thread's heading opens is
+// a comment section whatever its name (opensThread); a paper's
+// "Discussion", the reply form and a section that only holds such a
+// heading further down are not.
+func TestThreadOpeningHeading(t *testing.T) {
+	for _, tc := range []struct {
+		html string
+		want bool
+	}{
+		{`<div class="x1"><h2>Top Rated Comments</h2><div>Nice.</div></div>`, true},
+		{`<div class="x1"><a name="comments"></a><h4>10 comments:</h4><ol><li>Nice.</li></ol></div>`, true},
+		{`<section><h3>Kommentare (4)</h3><p>Gut.</p></section>`, true},
+		{`<section><h3>Recent Comments</h3><ul><li>Ann on Budget</li></ul></section>`, true},
+		{`<section><h2>Discussion</h2><p>The results suggest a wider effect.</p></section>`, false},
+		{`<div><h3>Leave a Reply</h3><form><textarea></textarea></form></div>`, false},
+		{`<div><p>The story.</p><h2>Comments</h2><p>Nice.</p></div>`, false},
+		{`<div>Intro <h2>Comments</h2></div>`, false},
+		{`<div><h2>Comments are closed on this page for legal reasons</h2></div>`, false},
+	} {
+		n := parseFragment(t, tc.html).FirstChild
+		if got := isCommentSection(n); got != tc.want {
+			t.Errorf("%s: comment section = %v, want %v", tc.html, got, tc.want)
 		}
 	}
 }
