@@ -43,6 +43,9 @@ var (
 	// "css-53u6y8" and "ArticleBody_x7Yz2": every rule that reads a name
 	// ("related", "share", "author") is blind on them.
 	evalAnonymous = flag.Bool("eval.anonymous", false, "TestEval: replace every class and id value with an opaque hash (equal names stay equal), as sites built with CSS modules or CSS-in-JS ship them")
+	// web_fetch strips hidden content before extraction by default
+	// (guard.content.strip_hidden); `webgate extract` does not.
+	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
 // Declarations -eval.undeclared removes.
@@ -236,7 +239,7 @@ var baselineNames = []string{extTrafilatura, extReadability}
 func runWebgate(p benchPage) (string, error) {
 	// As `webgate extract` reads a file (internal/cli/extract.go).
 	body, _ := charset.Decode(p.body, "")
-	doc, err := Extract(context.Background(), body, Options{URL: p.url, Format: Text})
+	doc, err := Extract(context.Background(), body, Options{URL: p.url, Format: Text, StripHidden: *evalStripHidden})
 	if err != nil {
 		return "", err
 	}

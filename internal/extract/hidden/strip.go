@@ -7,6 +7,7 @@ package hidden
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/tdewolff/parse/v2/css"
 
@@ -47,12 +48,23 @@ import (
 // streamed segments) and every reader sees it then. Hidden elements
 // inside it are judged as usual.
 //
+// Nor is a panel the page discloses: a tab panel (role="tabpanel"), or
+// an element a control names in aria-controls (the WAI-ARIA Authoring
+// Practices' disclosure, accordion and tabs patterns), or whose first
+// element is one. A collapsed FAQ answer, a closed accordion section or
+// an inactive tab is hidden until the reader opens it with a control the
+// page shows beside it: the reader can see it, and the page's author
+// meant it as content (on WCXB-dev, stripping them lost FAQ answers,
+// specifications and tabs of product and service pages). Hidden
+// elements inside a panel are judged as usual.
+//
 // Styles from <style> sheets and scripts are not evaluated, so content
 // hidden that way stays (see docs/security.md).
 func Strip(doc *html.Node) int {
 	removed := 0
 	pageWords := textWords(doc)
 	wrappers := 0
+	controlled := controlledIDs(doc)
 	remove := func(n *html.Node) {
 		n.Parent.RemoveChild(n)
 		removed++
@@ -103,6 +115,9 @@ func Strip(doc *html.Node) int {
 						wrappers++
 						hides, st = false, shown(st)
 					}
+					if hides && disclosedPanel(c, controlled) {
+						hides, st = false, shown(st)
+					}
 					if hides {
 						remove(c)
 						break
@@ -126,6 +141,112 @@ func Strip(doc *html.Node) int {
 	}
 	walk(doc, textContext{})
 	return removed
+}
+
+// maxControlled bounds the ids collected from aria-controls: a page has
+// one per control, a few hundred at most.
+const maxControlled = 4096
+
+// controlledIDs returns the ids that the page's disclosure controls name
+// in aria-controls (an ID reference list, WAI-ARIA 1.2 section 6.7):
+// buttons, links, summaries and tabs. A text field's aria-controls names
+// its list of suggestions, which is no content.
+func controlledIDs(doc *html.Node) map[string]bool {
+	ids := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && len(ids) < maxControlled; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if v := attrOf(c, "aria-controls"); v != "" && c.DataAtom != atom.Input && c.DataAtom != atom.Textarea && c.DataAtom != atom.Select &&
+				!strings.EqualFold(attrOf(c, "role"), "combobox") {
+				for _, id := range strings.Fields(v) {
+					ids[id] = true
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return ids
+}
+
+// disclosedPanel reports a hidden element that a control of the page
+// opens: a tab panel, an element named in a disclosure control's
+// aria-controls, or one whose class names a folding panel (panelWords);
+// itself or as its first element child (a collapse wrapper around the
+// panel, as Chakra's and Bootstrap's accordions set it). A menu, a list
+// box, a dialog or a tooltip is no such panel: menus open from controls
+// too.
+func disclosedPanel(n *html.Node, controlled map[string]bool) bool {
+	panel := func(e *html.Node) bool {
+		switch e.DataAtom {
+		case atom.Template, atom.Dialog, atom.Nav, atom.Menu:
+			return false
+		}
+		switch strings.ToLower(strings.TrimSpace(attrOf(e, "role"))) {
+		case "tabpanel":
+			return true
+		case "menu", "menubar", "listbox", "dialog", "alertdialog", "tooltip", "navigation":
+			return false
+		}
+		return controlled[attrOf(e, "id")] && attrOf(e, "id") != "" || panelClass(attrOf(e, "class"))
+	}
+	if panel(n) {
+		return true
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return panel(c)
+		}
+	}
+	return false
+}
+
+// panelWords name a folding panel in a class ("faq__answer",
+// "accordion__content", "chakra-collapse", "Collapsible__contentOuter",
+// "a-expander-content", "tab-pane"). Not "toggle" or "dropdown": menus
+// are named so.
+var panelWords = map[string]bool{"accordion": true, "collapse": true, "collapsible": true, "faq": true,
+	"expander": true, "expandable": true, "tabpanel": true, "pane": true}
+
+// panelClass reports a class list with a word of panelWords; words are
+// split at punctuation and at a lower-to-upper case change.
+func panelClass(class string) bool {
+	word := make([]rune, 0, 16)
+	found := false
+	flush := func() {
+		if len(word) > 0 && panelWords[strings.ToLower(string(word))] {
+			found = true
+		}
+		word = word[:0]
+	}
+	prevLower := false
+	for _, r := range class {
+		switch {
+		case unicode.IsLetter(r):
+			if unicode.IsUpper(r) && prevLower {
+				flush()
+			}
+			word = append(word, r)
+			prevLower = unicode.IsLower(r)
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return found
+}
+
+func attrOf(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 // minWrapperWords: a page with fewer words than this has no content

@@ -224,3 +224,43 @@ func TestStripRevealedWrapper(t *testing.T) {
 		t.Errorf("a short page's hidden block was kept: %s", b.String())
 	}
 }
+
+// TestStripDisclosedPanels: a panel the reader opens with a control the
+// page shows (a tab panel, the target of a button's aria-controls, a
+// folding panel named so in its class, or its collapse wrapper) stays,
+// with what is hidden inside it still removed; menus, suggestion lists
+// and dialogs that open from controls go, as does any other hidden block.
+func TestStripDisclosedPanels(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		kept       bool
+	}{
+		{"tab panel", `<div role="tablist"><button role="tab">Specs</button></div><div role="tabpanel" hidden>ANSWER</div>`, true},
+		{"aria-controls", `<button aria-expanded="false" aria-controls="a1">How long?</button><div id="a1" style="display:none">ANSWER</div>`, true},
+		{"aria-controls, several ids", `<button aria-controls="x a2">More</button><div id="a2" hidden>ANSWER</div>`, true},
+		{"collapse wrapper", `<button aria-controls="p3">Q</button><div class="chakra-collapse" style="display:none;opacity:0"><div id="p3" role="region">ANSWER</div></div>`, true},
+		{"FAQ class", `<div class="faq__question">Q</div><div class="faq__answer" style="display: none;">ANSWER</div>`, true},
+		{"camel-case class", `<div class="Collapsible__contentOuter" style="height:0;overflow:hidden">ANSWER</div>`, true},
+		{"hidden inside a panel", `<div role="tabpanel" hidden>ANSWER<span style="display:none">PLANTED</span></div>`, true},
+		{"menu", `<button aria-controls="m1">Menu</button><ul id="m1" role="menu" hidden><li>ANSWER</li></ul>`, false},
+		{"nav", `<button aria-controls="n1">Menu</button><nav id="n1" hidden>ANSWER</nav>`, false},
+		{"suggestions", `<input role="combobox" aria-controls="s1"><div id="s1" hidden>ANSWER</div>`, false},
+		{"dialog", `<button aria-controls="d1">Open</button><div id="d1" role="dialog" hidden>ANSWER</div>`, false},
+		{"toggle class", `<div class="menu-toggle__content" style="display:none">ANSWER</div>`, false},
+		{"plain hidden block", `<div id="a4" style="display:none">ANSWER</div>`, false},
+	} {
+		doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + tc.page + `</body></html>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		Strip(doc)
+		var b strings.Builder
+		_ = html.Render(&b, doc)
+		if got := strings.Contains(b.String(), "ANSWER"); got != tc.kept {
+			t.Errorf("%s: kept = %v, want %v: %s", tc.name, got, tc.kept, b.String())
+		}
+		if strings.Contains(b.String(), "PLANTED") {
+			t.Errorf("%s: kept text hidden inside the panel: %s", tc.name, b.String())
+		}
+	}
+}
