@@ -19,6 +19,10 @@ type extractCmd struct {
 	File   string `arg:"" help:"HTML file to extract from, or - for stdin." name:"file"`
 	URL    string `help:"The page's original URL, to resolve relative links." placeholder:"URL" name:"url"`
 	Format string `help:"Output format: markdown, text, html or raw." enum:"markdown,text,html,raw" default:"markdown" short:"f"`
+	// StripHidden extracts as web_fetch does by default
+	// (guard.content.strip_hidden), so a page can be checked the way a
+	// model reads it.
+	StripHidden bool `help:"Remove what a reader never sees (hidden elements, invisible text, comments) before extracting, as fetch does with the content guard on (the default)." name:"strip-hidden"`
 }
 
 // Run extracts main content from a local file. It deliberately never loads
@@ -52,7 +56,7 @@ func (c *extractCmd) Run(r *runtime) error {
 	// no Content-Type: its <meta> charset (or windows-1252, the web's
 	// default for unlabelled legacy pages) decides, as a browser decides.
 	body, _ = charset.Decode(body, "")
-	doc, err := extract.Extract(r.Ctx, body, extract.Options{URL: c.URL, Format: format})
+	doc, err := extract.Extract(r.Ctx, body, extract.Options{URL: c.URL, Format: format, StripHidden: c.StripHidden})
 	if err != nil {
 		return fmt.Errorf("extract: %s: %w", name, err)
 	}
