@@ -147,10 +147,11 @@ func Strip(doc *html.Node) int {
 // one per control, a few hundred at most.
 const maxControlled = 4096
 
-// controlledIDs returns the ids that the page's disclosure controls name
-// in aria-controls (an ID reference list, WAI-ARIA 1.2 section 6.7):
-// buttons, links, summaries and tabs. A text field's aria-controls names
-// its list of suggestions, which is no content.
+// controlledIDs returns the ids that the page's controls name in
+// aria-controls (an ID reference list, WAI-ARIA 1.2 section 6.7): buttons,
+// links, summaries and tabs, whatever element they are made of. A text
+// field's or a combobox's aria-controls names its list of suggestions,
+// which is no content, and is left out.
 func controlledIDs(doc *html.Node) map[string]bool {
 	ids := map[string]bool{}
 	var walk func(n *html.Node)
@@ -240,6 +241,7 @@ func panelClass(class string) bool {
 	return found
 }
 
+// attrOf is n's attribute key (case-blind, no namespace), or "".
 func attrOf(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
