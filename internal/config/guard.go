@@ -60,7 +60,9 @@ type ContentGuard struct {
 	// zero opacity or size, off-screen positioning, clipping), and
 	// invisible Unicode (zero-width and bidirectional control characters,
 	// tag characters, variation-selector runs) from extracted text,
-	// titles and search snippets. The default is true.
+	// titles and search snippets. Panels the page discloses with a control
+	// beside them (tabs, accordion sections, FAQ answers) stay, as every
+	// reader can open them. The default is true.
 	StripHidden *bool `yaml:"strip_hidden"`
 	// MarkUntrusted wraps fetched page content, in what the MCP tools and
 	// the Anthropic-compatible endpoint return to a model, between
