@@ -44,7 +44,8 @@ var (
 	// ("related", "share", "author") is blind on them.
 	evalAnonymous = flag.Bool("eval.anonymous", false, "TestEval: replace every class and id value with an opaque hash (equal names stay equal), as sites built with CSS modules or CSS-in-JS ship them")
 	// web_fetch strips hidden content before extraction by default
-	// (guard.content.strip_hidden); `webgate extract` does not.
+	// (guard.content.strip_hidden); `webgate extract` only with
+	// --strip-hidden.
 	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 

@@ -192,7 +192,8 @@ func disclosedPanel(n *html.Node, controlled map[string]bool) bool {
 		case "menu", "menubar", "listbox", "dialog", "alertdialog", "tooltip", "navigation":
 			return false
 		}
-		return controlled[attrOf(e, "id")] && attrOf(e, "id") != "" || panelClass(attrOf(e, "class"))
+		id := attrOf(e, "id")
+		return id != "" && controlled[id] || panelClass(attrOf(e, "class"))
 	}
 	if panel(n) {
 		return true
