@@ -102,7 +102,7 @@ func TestLayerFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(res.Content, "HIDDEN-") || !strings.Contains(res.Content, "VISIBLE-FOUR") {
+	if strings.Contains(res.Content, "HIDDEN-") || !strings.Contains(res.Content, "VISIBLE-FOUR") || !strings.Contains(res.Content, "VISIBLE-FAQ") {
 		t.Errorf("hidden content not stripped through the fetcher:\n%s", res.Content)
 	}
 	res, err = g.Fetch(ctx, fetch.Request{URL: ts.URL + "/inject"})
