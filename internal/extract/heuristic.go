@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webgate/webgate/internal/extract/hidden"
 )
 
 // cloneTree deep-copies n (attributes included) without parent links, so
@@ -194,6 +196,7 @@ func cleanedPage(doc *html.Node) *html.Node {
 // landmark alone: themes put "sidebar" or "nav" in wrapper classes.
 // Overlays and the site footer (isOverlay) go at any size.
 func pruneFurniture(root *html.Node, total int) {
+	panels := hidden.FindPanels(root)
 	var walk func(n *html.Node, sectioned bool)
 	walk = func(n *html.Node, sectioned bool) {
 		for c := n.FirstChild; c != nil; {
@@ -202,7 +205,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.CommentNode, html.DoctypeNode:
 				n.RemoveChild(c)
 			case html.ElementNode:
-				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c) && !(displayNone(c) && wordCount(c)*2 >= total) {
+				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c, panels) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
 				} else if isFurniture(c) && wordCount(c)*2 < total || isOverlay(c, sectioned) {
 					n.RemoveChild(c)
@@ -229,17 +232,17 @@ func pruneFurniture(root *html.Node, total int) {
 // drops such blocks, and Mozilla's test pages expect it.)
 //
 // Collapsed sections are content too: an accordion panel, a "read more"
-// expander or a FAQ answer is hidden only until the reader clicks its
-// heading, and the page's own names say so. Menus that collapse are still
+// expander, a tab or a FAQ answer is hidden only until the reader opens
+// it with a control beside it. hidden.Panels says which those are, as it
+// does when hidden content is stripped (hidden.Strip), so a panel the
+// stripping keeps is not dropped here. Menus that collapse are still
 // dropped as furniture by their other names (navbar-collapse).
-func revealedLater(n *html.Node) bool {
+func revealedLater(n *html.Node, panels hidden.Panels) bool {
 	if hasAttr(n, "hidden") && streamedSegmentID(attr(n, "id")) {
 		return true
 	}
-	return classWords(n, collapsedWords)
+	return panels.Disclosed(n)
 }
-
-var collapsedWords = wordSet(`collapse collapsed collapsible accordion expander expandable expand toggle faq answer readmore`)
 
 // displayNone reports an element hidden by the hidden attribute or by
 // display:none, the way scripts that reveal content later hide it

@@ -318,22 +318,29 @@ func FuzzNameWords(f *testing.F) {
 	})
 }
 
-// TestCollapsedSections: accordion panels and FAQ answers hidden until
-// clicked are content; a hidden popup and a collapsed navbar are not.
+// TestCollapsedSections: accordion panels, tabs and FAQ answers hidden
+// until clicked are content, named by their class, their role or a
+// control's aria-controls (hidden.Panels); a hidden popup, a collapsed
+// navbar and a search field's suggestions are not.
 func TestCollapsedSections(t *testing.T) {
 	page := `<html><body><main><h1>Frequently asked questions</h1>
 <div class="faq__item"><h3>How long is shipping?</h3><div class="faq__answer" style="display: none">Orders ship within two working days from our warehouse.</div></div>
 <div class="chakra-collapse" style="overflow:hidden;display:none"><p>Specifications: aluminium frame, two year warranty.</p></div>
 <div class="popup" style="display:none"><p>Subscribe to get ten percent off.</p></div>
 <div class="navbar-collapse collapse" style="display:none"><p>Shop Brands Sale</p></div>
+<div role="tablist"><button role="tab" aria-controls="specs">Specifications</button></div>
+<div role="tabpanel" id="specs" hidden><p>Battery life: eleven hours of playback.</p></div>
+<button aria-expanded="false" aria-controls="abroad">Do you ship abroad?</button>
+<div id="abroad" style="display:none"><p>We ship to every country of the European Union.</p></div>
+<input role="combobox" aria-controls="suggest"><div id="suggest" hidden><p>Popular searches: sneakers, boots</p></div>
 </main></body></html>`
 	clean := renderText(cleanedPage(parsePage(t, page)))
-	for _, want := range []string{"two working days", "aluminium frame"} {
+	for _, want := range []string{"two working days", "aluminium frame", "eleven hours", "European Union"} {
 		if !strings.Contains(clean, want) {
 			t.Errorf("cleaned page lost %q:\n%s", want, clean)
 		}
 	}
-	for _, drop := range []string{"ten percent", "Shop Brands"} {
+	for _, drop := range []string{"ten percent", "Shop Brands", "Popular searches"} {
 		if strings.Contains(clean, drop) {
 			t.Errorf("cleaned page kept %q:\n%s", drop, clean)
 		}

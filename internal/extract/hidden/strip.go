@@ -64,7 +64,7 @@ func Strip(doc *html.Node) int {
 	removed := 0
 	pageWords := textWords(doc)
 	wrappers := 0
-	controlled := controlledIDs(doc)
+	panels := FindPanels(doc)
 	remove := func(n *html.Node) {
 		n.Parent.RemoveChild(n)
 		removed++
@@ -115,7 +115,7 @@ func Strip(doc *html.Node) int {
 						wrappers++
 						hides, st = false, shown(st)
 					}
-					if hides && disclosedPanel(c, controlled) {
+					if hides && panels.Disclosed(c) {
 						hides, st = false, shown(st)
 					}
 					if hides {
@@ -173,49 +173,64 @@ func controlledIDs(doc *html.Node) map[string]bool {
 	return ids
 }
 
-// disclosedPanel reports a hidden element that a control of the page
-// opens: a tab panel, an element named in a disclosure control's
-// aria-controls, or one whose class names a folding panel (panelWords);
-// itself or as its first element child (a collapse wrapper around the
-// panel, as Chakra's and Bootstrap's accordions set it). A menu, a list
-// box, a dialog or a tooltip is no such panel: menus open from controls
-// too.
-func disclosedPanel(n *html.Node, controlled map[string]bool) bool {
-	panel := func(e *html.Node) bool {
-		switch e.DataAtom {
-		case atom.Template, atom.Dialog, atom.Nav, atom.Menu:
-			return false
-		}
-		switch strings.ToLower(strings.TrimSpace(attrOf(e, "role"))) {
-		case "tabpanel":
-			return true
-		case "menu", "menubar", "listbox", "dialog", "alertdialog", "tooltip", "navigation":
-			return false
-		}
-		id := attrOf(e, "id")
-		return id != "" && controlled[id] || panelClass(attrOf(e, "class"))
-	}
-	if panel(n) {
+// Panels answers, for one page, which hidden elements are panels a
+// reader opens (Disclosed). Strip keeps those panels, and extraction,
+// which drops hidden elements on its own, keeps them too: both ask here,
+// so the two cannot disagree about what a reader can open.
+type Panels struct {
+	controlled map[string]bool
+}
+
+// FindPanels collects what Disclosed needs from the page under root: the
+// ids its disclosure controls name.
+func FindPanels(root *html.Node) Panels {
+	return Panels{controlled: controlledIDs(root)}
+}
+
+// Disclosed reports a hidden element that a control of the page opens: a
+// tab panel, an element named in a disclosure control's aria-controls,
+// or one whose class or id names a folding panel (panelWords); itself or
+// as its first element child (a collapse wrapper around the panel, as
+// Chakra's and Bootstrap's accordions set it). A menu, a list box, a
+// dialog or a tooltip is no such panel: menus open from controls too.
+func (p Panels) Disclosed(n *html.Node) bool {
+	if p.panel(n) {
 		return true
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			return panel(c)
+			return p.panel(c)
 		}
 	}
 	return false
 }
 
-// panelWords name a folding panel in a class ("faq__answer",
-// "accordion__content", "chakra-collapse", "Collapsible__contentOuter",
-// "a-expander-content", "tab-pane"). Not "toggle" or "dropdown": menus
-// are named so.
-var panelWords = map[string]bool{"accordion": true, "collapse": true, "collapsible": true, "faq": true,
-	"expander": true, "expandable": true, "tabpanel": true, "pane": true}
+func (p Panels) panel(e *html.Node) bool {
+	switch e.DataAtom {
+	case atom.Template, atom.Dialog, atom.Nav, atom.Menu:
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(attrOf(e, "role"))) {
+	case "tabpanel":
+		return true
+	case "menu", "menubar", "listbox", "dialog", "alertdialog", "tooltip", "navigation":
+		return false
+	}
+	id := attrOf(e, "id")
+	return id != "" && p.controlled[id] || namesPanel(attrOf(e, "class")) || namesPanel(id)
+}
 
-// panelClass reports a class list with a word of panelWords; words are
-// split at punctuation and at a lower-to-upper case change.
-func panelClass(class string) bool {
+// panelWords name a folding panel in a class or id ("faq__answer",
+// "accordion__content", "chakra-collapse", "Collapsible__contentOuter",
+// "a-expander-content", "tab-pane", "read-more-text", Bootstrap's
+// "collapseOne"). Not "toggle" or "dropdown": menus are named so.
+var panelWords = map[string]bool{"accordion": true, "collapse": true, "collapsed": true, "collapsible": true,
+	"expander": true, "expandable": true, "expand": true, "faq": true, "answer": true, "readmore": true,
+	"tabpanel": true, "pane": true}
+
+// namesPanel reports a class list or id with a word of panelWords; words
+// are split at punctuation and at a lower-to-upper case change.
+func namesPanel(class string) bool {
 	word := make([]rune, 0, 16)
 	found := false
 	flush := func() {

@@ -242,6 +242,8 @@ func TestStripDisclosedPanels(t *testing.T) {
 		{"FAQ class", `<div class="faq__question">Q</div><div class="faq__answer" style="display: none;">ANSWER</div>`, true},
 		{"camel-case class", `<div class="Collapsible__contentOuter" style="height:0;overflow:hidden">ANSWER</div>`, true},
 		{"hidden inside a panel", `<div role="tabpanel" hidden>ANSWER<span style="display:none">PLANTED</span></div>`, true},
+		{"id names a panel", `<div id="collapseOne" class="show-later" style="display:none">ANSWER</div>`, true},
+		{"read-more expander", `<div class="post-readmore__text" hidden>ANSWER</div>`, true},
 		{"menu", `<button aria-controls="m1">Menu</button><ul id="m1" role="menu" hidden><li>ANSWER</li></ul>`, false},
 		{"nav", `<button aria-controls="n1">Menu</button><nav id="n1" hidden>ANSWER</nav>`, false},
 		{"suggestions", `<input role="combobox" aria-controls="s1"><div id="s1" hidden>ANSWER</div>`, false},
