@@ -48,10 +48,11 @@ import (
 // streamed segments) and every reader sees it then. Hidden elements
 // inside it are judged as usual.
 //
-// Nor is a panel the page discloses: a tab panel (role="tabpanel"), or
-// an element a control names in aria-controls (the WAI-ARIA Authoring
-// Practices' disclosure, accordion and tabs patterns), or whose first
-// element is one. A collapsed FAQ answer, a closed accordion section or
+// Nor is a panel the page discloses (Panels): a tab panel
+// (role="tabpanel"), an element a control names in aria-controls (the
+// WAI-ARIA Authoring Practices' disclosure, accordion and tabs patterns),
+// one whose class or id names a folding panel, or whose first element is
+// one. Such a panel is kept open (openPanel). A collapsed FAQ answer, a closed accordion section or
 // an inactive tab is hidden until the reader opens it with a control the
 // page shows beside it: the reader can see it, and the page's author
 // meant it as content (on WCXB-dev, stripping them lost FAQ answers,
@@ -117,6 +118,7 @@ func Strip(doc *html.Node) int {
 					}
 					if hides && panels.Disclosed(c) {
 						hides, st = false, shown(st)
+						openPanel(c)
 					}
 					if hides {
 						remove(c)
@@ -218,6 +220,23 @@ func (p Panels) panel(e *html.Node) bool {
 	}
 	id := attrOf(e, "id")
 	return id != "" && p.controlled[id] || namesPanel(attrOf(e, "class")) || namesPanel(id)
+}
+
+// openPanel shows a disclosed panel as the reader who opens it sees it: the
+// attributes that hid it go (hidden, aria-hidden, its inline style), so
+// extraction, which drops hidden elements on its own and whose libraries
+// (trafilatura, readability) do not ask Panels, reads the panel that
+// Strip kept. Its class stays: extraction judges blocks by their names.
+func openPanel(n *html.Node) {
+	attrs := n.Attr[:0]
+	for _, a := range n.Attr {
+		switch strings.ToLower(a.Key) {
+		case "hidden", "aria-hidden", "style":
+			continue
+		}
+		attrs = append(attrs, a)
+	}
+	n.Attr = attrs
 }
 
 // panelWords name a folding panel in a class or id ("faq__answer",

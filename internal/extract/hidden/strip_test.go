@@ -264,5 +264,10 @@ func TestStripDisclosedPanels(t *testing.T) {
 		if strings.Contains(b.String(), "PLANTED") {
 			t.Errorf("%s: kept text hidden inside the panel: %s", tc.name, b.String())
 		}
+		// A kept panel is opened: extraction's libraries drop what still
+		// carries the hidden attribute or a hiding style.
+		if tc.kept && (strings.Contains(b.String(), "hidden") || strings.Contains(b.String(), "style=")) {
+			t.Errorf("%s: kept panel still hidden: %s", tc.name, b.String())
+		}
 	}
 }
