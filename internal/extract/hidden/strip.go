@@ -6,6 +6,7 @@
 package hidden
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -121,6 +122,9 @@ func Strip(doc *html.Node) int {
 						openPanel(c)
 					}
 					if hides {
+						if screenReaderText(c) {
+							showTwins(c)
+						}
 						remove(c)
 						break
 					}
@@ -228,13 +232,16 @@ func (p Panels) panel(e *html.Node) bool {
 // (trafilatura, readability) do not ask Panels, reads the panel that
 // Strip kept. Its class stays: extraction judges blocks by their names.
 func openPanel(n *html.Node) {
+	dropAttrs(n, "hidden", "aria-hidden", "style")
+}
+
+// dropAttrs removes n's attributes named keys (case-blind).
+func dropAttrs(n *html.Node, keys ...string) {
 	attrs := n.Attr[:0]
 	for _, a := range n.Attr {
-		switch strings.ToLower(a.Key) {
-		case "hidden", "aria-hidden", "style":
-			continue
+		if !slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(a.Key, k) }) {
+			attrs = append(attrs, a)
 		}
-		attrs = append(attrs, a)
 	}
 	n.Attr = attrs
 }
@@ -500,6 +507,39 @@ var srOnly = map[string]bool{
 	"screen-reader-only": true, "screenreader-only": true, "sr-text": true, "a11y-hidden": true,
 	"hidden-visually": true, "u-hidden-visually": true, "element-invisible": true, "offscreen": true,
 	"assistive-text": true, "vh": true, "is-visually-hidden": true, "show-for-sr": true,
+}
+
+// screenReaderText reports an element of the visually-hidden pattern:
+// text written for screen readers only.
+func screenReaderText(n *html.Node) bool {
+	for _, c := range strings.Fields(attrOf(n, "class")) {
+		if srOnly[strings.ToLower(c)] {
+			return true
+		}
+	}
+	return false
+}
+
+// showTwins clears aria-hidden on the element siblings either side of
+// screen-reader text that Strip removes. Pages pair the two: what the eye
+// reads is hidden from screen readers, and its accessible wording is
+// hidden from the eye (WooCommerce's sale price: <del aria-hidden>$30
+// </del><span class="screen-reader-text">Original price was: $30.</span>;
+// "4.5 <span aria-hidden>★★★★½</span>"). With the wording gone, the
+// visible twin is the only copy left, and extraction drops what is
+// aria-hidden (as Readability does): the price would vanish. The twin is
+// visible, and Strip still judges what it holds.
+func showTwins(n *html.Node) {
+	twin := func(sib *html.Node, step func(*html.Node) *html.Node) {
+		for sib != nil && sib.Type == html.TextNode && strings.TrimSpace(sib.Data) == "" {
+			sib = step(sib)
+		}
+		if sib != nil && sib.Type == html.ElementNode && strings.EqualFold(strings.TrimSpace(attrOf(sib, "aria-hidden")), "true") {
+			dropAttrs(sib, "aria-hidden")
+		}
+	}
+	twin(n.PrevSibling, func(x *html.Node) *html.Node { return x.PrevSibling })
+	twin(n.NextSibling, func(x *html.Node) *html.Node { return x.NextSibling })
 }
 
 // displayNone are utility classes that mean display:none or

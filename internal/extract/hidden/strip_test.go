@@ -271,3 +271,33 @@ func TestStripDisclosedPanels(t *testing.T) {
 		}
 	}
 }
+
+// TestStripScreenReaderTwins: when Strip removes screen-reader text, the
+// visible twin beside it that is hidden from screen readers loses its
+// aria-hidden, so extraction, which drops aria-hidden text, keeps it.
+func TestStripScreenReaderTwins(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		shown      bool
+	}{
+		{"sale price", `<span class="price"><del aria-hidden="true">$30.00</del> <span class="screen-reader-text">Original price was: $30.00.</span><ins aria-hidden="true">$21.00</ins><span class="screen-reader-text">Current price is: $21.00.</span></span>`, true},
+		{"rating after its wording", `<div><span class="sr-only">Rated 4 out of 5</span> <span aria-hidden="true">TWIN</span></div>`, true},
+		{"no screen-reader twin", `<div><span aria-hidden="true">TWIN</span> <span>Visible words.</span></div>`, false},
+		{"beside display:none", `<div><span aria-hidden="true">TWIN</span><span style="display:none">Hidden words.</span></div>`, false},
+	} {
+		doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + tc.page + `</body></html>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		Strip(doc)
+		var b strings.Builder
+		_ = html.Render(&b, doc)
+		out := b.String()
+		if got := !strings.Contains(out, "aria-hidden"); got != tc.shown {
+			t.Errorf("%s: twin shown = %v, want %v: %s", tc.name, got, tc.shown, out)
+		}
+		if strings.Contains(out, "price was") || strings.Contains(out, "Rated") {
+			t.Errorf("%s: screen-reader text kept: %s", tc.name, out)
+		}
+	}
+}
