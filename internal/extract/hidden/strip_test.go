@@ -251,23 +251,17 @@ func TestStripDisclosedPanels(t *testing.T) {
 		{"toggle class", `<div class="menu-toggle__content" style="display:none">ANSWER</div>`, false},
 		{"plain hidden block", `<div id="a4" style="display:none">ANSWER</div>`, false},
 	} {
-		doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + tc.page + `</body></html>`))
-		if err != nil {
-			t.Fatal(err)
+		out := stripBody(t, tc.page)
+		if got := strings.Contains(out, "ANSWER"); got != tc.kept {
+			t.Errorf("%s: kept = %v, want %v: %s", tc.name, got, tc.kept, out)
 		}
-		Strip(doc)
-		var b strings.Builder
-		_ = html.Render(&b, doc)
-		if got := strings.Contains(b.String(), "ANSWER"); got != tc.kept {
-			t.Errorf("%s: kept = %v, want %v: %s", tc.name, got, tc.kept, b.String())
-		}
-		if strings.Contains(b.String(), "PLANTED") {
-			t.Errorf("%s: kept text hidden inside the panel: %s", tc.name, b.String())
+		if strings.Contains(out, "PLANTED") {
+			t.Errorf("%s: kept text hidden inside the panel: %s", tc.name, out)
 		}
 		// A kept panel is opened: extraction's libraries drop what still
 		// carries the hidden attribute or a hiding style.
-		if tc.kept && (strings.Contains(b.String(), "hidden") || strings.Contains(b.String(), "style=")) {
-			t.Errorf("%s: kept panel still hidden: %s", tc.name, b.String())
+		if tc.kept && (strings.Contains(out, "hidden") || strings.Contains(out, "style=")) {
+			t.Errorf("%s: kept panel still hidden: %s", tc.name, out)
 		}
 	}
 }
@@ -285,14 +279,7 @@ func TestStripScreenReaderTwins(t *testing.T) {
 		{"no screen-reader twin", `<div><span aria-hidden="true">TWIN</span> <span>Visible words.</span></div>`, false},
 		{"beside display:none", `<div><span aria-hidden="true">TWIN</span><span style="display:none">Hidden words.</span></div>`, false},
 	} {
-		doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + tc.page + `</body></html>`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		Strip(doc)
-		var b strings.Builder
-		_ = html.Render(&b, doc)
-		out := b.String()
+		out := stripBody(t, tc.page)
 		if got := !strings.Contains(out, "aria-hidden"); got != tc.shown {
 			t.Errorf("%s: twin shown = %v, want %v: %s", tc.name, got, tc.shown, out)
 		}
@@ -300,4 +287,20 @@ func TestStripScreenReaderTwins(t *testing.T) {
 			t.Errorf("%s: screen-reader text kept: %s", tc.name, out)
 		}
 	}
+}
+
+// stripBody strips a page made of a visible paragraph and body, and
+// returns it rendered.
+func stripBody(t *testing.T, body string) string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + body + `</body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Strip(doc)
+	var b strings.Builder
+	if err := html.Render(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
