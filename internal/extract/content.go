@@ -762,6 +762,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 	if dropped*3 > wordCount(root) {
 		return // disagreement this large means the reference is wrong
 	}
+	// Every block is judged on the article as it stands, before any goes
+	// (splitBody reads a block's container, which a removal would change).
+	remove := drop[:0]
 	for _, n := range drop {
 		// A list item without links is a step, a note or a fact of the
 		// story: trafilatura drops many lists whole (and its absence
@@ -775,6 +778,9 @@ func pruneByConsensus(root *html.Node, ref string) {
 		if item := definitionItem(n, root); item != nil && linkWords(item) == 0 && referenceList(item.Parent) {
 			continue
 		}
+		remove = append(remove, n)
+	}
+	for _, n := range remove {
 		removeNode(n)
 	}
 }
@@ -798,7 +804,9 @@ func (b *bodyParts) add(c *html.Node) {
 		b.nodes, b.classes = map[*html.Node]bool{}, map[string]bool{}
 	}
 	b.nodes[c] = true
-	b.classes[attr(c, "class")] = true
+	if k := classKey(c); k != "" {
+		b.classes[k] = true
+	}
 	for _, t := range storyClasses(c) {
 		b.classes[t] = true
 	}
@@ -839,9 +847,80 @@ func (b *bodyParts) splitBody(n, root *html.Node) bool {
 		if c == nil || b.nodes[c] {
 			return false
 		}
-		return b.classes[attr(c, "class")] || slices.ContainsFunc(storyClasses(c), func(t string) bool { return b.classes[t] })
+		k := classKey(c)
+		return k != "" && b.classes[k] || slices.ContainsFunc(storyClasses(c), func(t string) bool { return b.classes[t] })
 	}
-	return attr(n, "class") != "" && another(n) || another(namedContainer(n, root))
+	if attr(n, "class") != "" && another(n) {
+		return true
+	}
+	c := namedContainer(n, root)
+	if another(c) {
+		return true
+	}
+	// Page builders wrap each text widget in a container of its own
+	// inside the section that readability's cleaning flattened elsewhere
+	// into the section alone. So a container of nothing but prose
+	// paragraphs counts as the section around it: the named containers
+	// above it, up to one whose prose the reference kept (a paragraph
+	// the reference left out there is judged as it is). An author box or
+	// a promo holds a name, a label or a button besides its paragraph.
+	if c == nil || !proseOnly(c) {
+		return false
+	}
+	for a, i := namedContainer(c, root), 0; a != nil && i < maxSplitDepth && !b.nodes[a]; a, i = namedContainer(a, root), i+1 {
+		if another(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// proseOnly reports a container whose every element child is a paragraph
+// of prose (minSplitProse words or more), text widget style.
+func proseOnly(c *html.Node) bool {
+	paragraphs := 0
+	for ch := c.FirstChild; ch != nil; ch = ch.NextSibling {
+		switch {
+		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) != "":
+			return false
+		case ch.Type != html.ElementNode:
+		case ch.DataAtom != atom.P || wordCount(ch) < minSplitProse:
+			return false
+		default:
+			paragraphs++
+		}
+	}
+	return paragraphs > 0
+}
+
+// maxSplitDepth bounds the named containers splitBody looks through.
+const maxSplitDepth = 3
+
+// classKey is c's class list without the names that end in an element's
+// own number or hash, which page builders give each element
+// ("elementor-element-ec356f6", WPBakery's "vc_custom_1603…", "post-4390"):
+// two text widgets of one builder differ only in those, and their class
+// lists are then one kind of container. Short numbers stay: a grid's
+// "col-33" and "col-66" are a sidebar and a main column. A list of such
+// names only (CSS modules' hashes, "css-1nm6rmy") is kept whole: it is
+// all there is to tell containers apart.
+func classKey(c *html.Node) string {
+	class := strings.ToLower(attr(c, "class"))
+	var b strings.Builder
+	for _, t := range strings.Fields(class) {
+		last := t[strings.LastIndexAny(t, "-_")+1:]
+		if len(last) >= 4 && strings.ContainsFunc(last, unicode.IsDigit) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	if b.Len() == 0 {
+		return strings.Join(strings.Fields(class), " ")
+	}
+	return b.String()
 }
 
 // namedContainer is n's nearest ancestor under root with a class, or nil.

@@ -747,6 +747,21 @@ func TestPruneByConsensus(t *testing.T) {
 		t.Errorf("story classes: got %q, want the tail kept and the author box pruned", got)
 	}
 
+	// A page builder's sections: each has a numbered name of its own
+	// ("elementor-element-a1f3c07"), and the tail's paragraphs stand in a
+	// text widget inside a section of the same kind as the kept ones.
+	// A promo inside a kept section is still judged as it is, and so is
+	// an author box in such a section: it holds more than prose.
+	root = parseFragment(t, `<div class="elementor-section elementor-element-a1f3c07"><p>`+story+`</p><p>`+story+`</p>`+
+		`<p>Shop the whole range today with free shipping on every order over fifty dollars</p></div>`+
+		`<div class="elementor-section elementor-element-b2e8d41"><div class="elementor-widget elementor-element-c3d9e52"><p>`+tail+`</p><p>`+last+`</p></div></div>`+
+		`<div class="elementor-section elementor-element-d4a7b63"><div class="author-box"><p>About the author</p><p>Jane Doe writes about bridges and roads for our award winning newsroom</p></div></div>`)
+	pruneByConsensus(root, story+" "+story)
+	got = textOf(root)
+	if !strings.Contains(got, "the council will vote") || !strings.Contains(got, "work on the bridge") || strings.Contains(got, "Shop the whole range") || strings.Contains(got, "Jane Doe") {
+		t.Errorf("builder sections: got %q, want the tail kept and the promo and author box pruned", got)
+	}
+
 	root = parseFragment(t, `<p>`+story+`</p><p>`+story+`</p>`)
 	pruneByConsensus(root, strings.Repeat("an unrelated reference about something else entirely ", 10))
 	if strings.Count(textOf(root), "the committee met") != 12 {
