@@ -53,9 +53,10 @@ import (
 // (role="tabpanel"), an element a control names in aria-controls (the
 // WAI-ARIA Authoring Practices' disclosure, accordion and tabs patterns),
 // one whose class or id names a folding panel, or whose first element is
-// one. Such a panel is kept open (openPanel). A collapsed FAQ answer, a closed accordion section or
-// an inactive tab is hidden until the reader opens it with a control the
-// page shows beside it: the reader can see it, and the page's author
+// one. Such a panel is kept, and opened (openPanel). A collapsed FAQ
+// answer, a closed accordion section or an inactive tab is hidden until
+// the reader opens it with a control the page shows beside it: the
+// reader can see it, and the page's author
 // meant it as content (on WCXB-dev, stripping them lost FAQ answers,
 // specifications and tabs of product and service pages). Hidden
 // elements inside a panel are judged as usual.
