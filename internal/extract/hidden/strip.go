@@ -238,13 +238,9 @@ func openPanel(n *html.Node) {
 
 // dropAttrs removes n's attributes named keys (case-blind).
 func dropAttrs(n *html.Node, keys ...string) {
-	attrs := n.Attr[:0]
-	for _, a := range n.Attr {
-		if !slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(a.Key, k) }) {
-			attrs = append(attrs, a)
-		}
-	}
-	n.Attr = attrs
+	n.Attr = slices.DeleteFunc(n.Attr, func(a html.Attribute) bool {
+		return slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(a.Key, k) })
+	})
 }
 
 // panelWords name a folding panel in a class or id ("faq__answer",
@@ -513,13 +509,11 @@ var srOnly = map[string]bool{
 // screenReaderText reports an element of the visually-hidden pattern:
 // text written for screen readers only.
 func screenReaderText(n *html.Node) bool {
-	for _, c := range strings.Fields(attrOf(n, "class")) {
-		if srOnly[strings.ToLower(c)] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(attrOf(n, "class")), srOnlyName)
 }
+
+// srOnlyName reports a class name of srOnly.
+func srOnlyName(c string) bool { return srOnly[strings.ToLower(c)] }
 
 // showTwins clears aria-hidden on the element siblings either side of
 // screen-reader text that Strip removes. Pages pair the two: what the eye
@@ -549,19 +543,12 @@ var displayNone = map[string]bool{"hidden": true, "d-none": true, "invisible": t
 
 func hiddenClass(class string) bool {
 	names := strings.Fields(class)
-	utility := false
-	for _, c := range names {
-		c = strings.ToLower(c)
-		if srOnly[c] {
-			// "sr-only focus:not-sr-only" (skip links) still is hidden
-			// until focused.
-			return true
-		}
-		if displayNone[c] {
-			utility = true
-		}
+	if slices.ContainsFunc(names, srOnlyName) {
+		// "sr-only focus:not-sr-only" (skip links) still is hidden
+		// until focused.
+		return true
 	}
-	if !utility {
+	if !slices.ContainsFunc(names, func(c string) bool { return displayNone[strings.ToLower(c)] }) {
 		return false
 	}
 	// A responsive or state variant ("md:block", "d-md-flex",
