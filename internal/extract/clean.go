@@ -752,7 +752,10 @@ func liftAccordionTitle(b *html.Node) {
 }
 
 // panelWords name an accordion's or a tab set's panel; panelStates name
-// its folded state.
+// its folded state. Both must stand in one class name for openPanel to
+// drop it, so this list may be broader ("panel", "tab", "toggle") than
+// hidden.Panels' (whether a hidden element is a panel a reader opens),
+// which reads a name alone.
 var (
 	panelWords  = wordSet(`accordion collapse collapsible panel pane tab tabs toggle faq expand expandable`)
 	panelStates = []string{"hidden", "hide", "closed", "collapsed", "folded"}

@@ -881,13 +881,10 @@ func proseOnly(c *html.Node) bool {
 	paragraphs := 0
 	for ch := c.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch {
-		case ch.Type == html.TextNode && strings.TrimSpace(ch.Data) != "":
-			return false
-		case ch.Type != html.ElementNode:
-		case ch.DataAtom != atom.P || wordCount(ch) < minSplitProse:
-			return false
-		default:
+		case ch.Type == html.ElementNode && ch.DataAtom == atom.P && wordCount(ch) >= minSplitProse:
 			paragraphs++
+		case !blankText(ch):
+			return false
 		}
 	}
 	return paragraphs > 0
@@ -1178,7 +1175,7 @@ func opensThread(n *html.Node) bool {
 		case headingRank[c.DataAtom] > 0:
 			text := strings.ToLower(collapseSpace(textOf(c)))
 			return threadHeading.MatchString(text) && !bareSectionTitle[strings.TrimSuffix(text, ":")]
-		case findFirst(c, func(t *html.Node) bool { return t.Type == html.TextNode && strings.TrimSpace(t.Data) != "" }) != nil:
+		case findFirst(c, func(t *html.Node) bool { return t.Type == html.TextNode && !blankText(t) }) != nil:
 			return false
 		}
 	}
