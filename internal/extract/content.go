@@ -56,6 +56,9 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		pruneProductAsides(doc) // reviews and other products, for every extractor
 		pruneFineprint(doc)
 	}
+	if kind == kindProduct || kind == kindOther {
+		pruneProductRails(doc) // rails named by their label, for every extractor
+	}
 	if kind == kindForum {
 		pruneForumChrome(doc) // member panels and signatures, for every extractor
 	}
