@@ -89,15 +89,17 @@ func addBox(boxes []*html.Node, box *html.Node) []*html.Node {
 // headsOther reports a box with a heading outside links that names no
 // rail: a list of products under its own title ("Results list"), which
 // is the page's content however much of it is links. A rail's cards may
-// head their names, inside the link.
+// head their names, inside the link, and an empty heading (a slot a
+// script fills) titles nothing.
 func headsOther(box *html.Node) bool {
 	return len(collectElements(box, func(c *html.Node) visit {
 		switch {
 		case c.DataAtom == atom.A:
 			return skip
-		case headingAtoms[c.DataAtom] && !isRailLabel(collapseSpace(textOf(c))):
-			return take
 		case headingAtoms[c.DataAtom]:
+			if text := collapseSpace(textOf(c)); text != "" && !isRailLabel(text) {
+				return take
+			}
 			return skip
 		}
 		return descend
