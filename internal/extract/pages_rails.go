@@ -2,6 +2,7 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -48,14 +49,16 @@ func pruneProductRails(doc *html.Node) {
 		return
 	}
 	var boxes []*html.Node
+	found := map[*html.Node]bool{}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			switch {
 			case c.Type == html.TextNode:
 				if isRailLabel(c.Data) {
-					if box := railBox(c.Parent, body); box != nil {
-						boxes = addBox(boxes, box)
+					if box := railBox(c.Parent, body); box != nil && !found[box] {
+						found[box] = true
+						boxes = append(boxes, box)
 					}
 				}
 			case c.Type == html.ElementNode && c.DataAtom != atom.A && !dropAlways[c.DataAtom]:
@@ -66,24 +69,10 @@ func pruneProductRails(doc *html.Node) {
 		}
 	}
 	walk(body)
+	// Two rails under one box are one rail: the outermost boxes alone,
+	// so that their words are counted once.
+	boxes = slices.DeleteFunc(boxes, func(b *html.Node) bool { return inAny(b.Parent, found) })
 	removeUnlessShare(body, boxes, 2)
-}
-
-// addBox appends box to boxes, which are in document order, unless the
-// last of them holds it; the boxes it holds in turn (two rails under one
-// box) leave the list. The rails' words are counted once each.
-func addBox(boxes []*html.Node, box *html.Node) []*html.Node {
-	for len(boxes) > 0 {
-		last := boxes[len(boxes)-1]
-		if last == box || hasAncestorNode(box, last) {
-			return boxes
-		}
-		if !hasAncestorNode(last, box) {
-			break
-		}
-		boxes = boxes[:len(boxes)-1]
-	}
-	return append(boxes, box)
 }
 
 // headsOther reports a box with a heading outside links that names no
@@ -142,7 +131,7 @@ func railBox(label, body *html.Node) *html.Node {
 		}
 		box = p
 	}
-	if box == label && !headingAtoms[label.DataAtom] && !blockAtoms[label.DataAtom] {
+	if box == label && !blockAtoms[label.DataAtom] {
 		// Words set in bold at the start of a sentence ("<b>Pairs
 		// well with</b> our merino socks").
 		return nil
