@@ -171,6 +171,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// Credits named so or set in <cite> and <small> inside an
+			// image go; the caption stays, and so does a quote's
+			// attribution, which names a speaker, not a photographer.
+			name: "photo credits apart from their captions",
+			html: `<figure><img src="a.jpg"><figcaption>Smoke over the city at dawn. <cite>Sakib Ali/Hindustan Times/Getty Images</cite></figcaption></figure>` + story +
+				`<div class="InlineImage-wrapper"><img src="b.jpg"><p>The new terminal at the airport</p><div class="InlineImage-imageEmbedCredit">Natalie Naccache | Bloomberg</div></div>` +
+				`<figure><img src="c.jpg"><figcaption>A bed in a hotel room<small>Getty</small></figcaption></figure>` + story +
+				`<blockquote><p>We will build it.</p><p class="Quote-attribution">News industry analyst Ken Doctor</p></blockquote>`,
+			gone: []string{"Sakib Ali", "Naccache", "Getty"},
+			kept: []string{"Smoke over the city at dawn.", "The new terminal", "A bed in a hotel room", "Ken Doctor"},
+		},
+		{
 			// The links it introduced are gone; a sentence that
 			// introduced an embed stays.
 			name: "a label that ends the story",
