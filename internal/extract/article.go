@@ -575,8 +575,14 @@ func dropCredits(root *html.Node) {
 }
 
 // inMedia reports n inside a figure or in or under an element named an
-// image (mediaWords), below root.
+// image (mediaWords), below root, or right after an image: a CMS field
+// of its own after the image's field ("field--name-field-credit").
 func inMedia(n, root *html.Node) bool {
+	if s := elementSibling(n, -1); s != nil && wordCount(s) == 0 && findFirst(s, func(c *html.Node) bool {
+		return c.Type == html.ElementNode && (c.DataAtom == atom.Img || c.DataAtom == atom.Picture)
+	}) != nil {
+		return true
+	}
 	for ; n != nil && n != root; n = n.Parent {
 		if n.DataAtom == atom.Figure || n.DataAtom == atom.Figcaption || classWords(n, mediaWords) {
 			return true

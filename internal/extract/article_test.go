@@ -178,8 +178,9 @@ func TestTidyArticle(t *testing.T) {
 			html: `<figure><img src="a.jpg"><figcaption>Smoke over the city at dawn. <cite>Sakib Ali/Hindustan Times/Getty Images</cite></figcaption></figure>` + story +
 				`<div class="InlineImage-wrapper"><img src="b.jpg"><p>The new terminal at the airport</p><div class="InlineImage-imageEmbedCredit">Natalie Naccache | Bloomberg</div></div>` +
 				`<figure><img src="c.jpg"><figcaption>A bed in a hotel room<small>Getty</small></figcaption></figure>` + story +
+				`<div class="field--name-field-image"><img src="d.jpg"></div><div class="field--name-field-credit"><div>Photo Credit</div><div>Travnikov/Shutterstock</div></div>` + story +
 				`<blockquote><p>We will build it.</p><p class="Quote-attribution">News industry analyst Ken Doctor</p></blockquote>`,
-			gone: []string{"Sakib Ali", "Naccache", "Getty"},
+			gone: []string{"Sakib Ali", "Naccache", "Getty", "Travnikov"},
 			kept: []string{"Smoke over the city at dawn.", "The new terminal", "A bed in a hotel room", "Ken Doctor"},
 		},
 		{
