@@ -184,6 +184,18 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Smoke over the city at dawn.", "The new terminal", "A bed in a hotel room", "Ken Doctor"},
 		},
 		{
+			// A rail's list goes item by item, also where only a
+			// headline's end is linked; "More:" labels one too.
+			name: "a related list with partly linked items, and a More: label",
+			html: story + `<div class="heading-h3">More Great Stories</div><ul><li>Councils must unionize, <a href="/a">no matter what the minister says</a></li>` +
+				`<li>Paid political ads are not the problem. <a href="/b">Our perceptions are</a></li><li>Could an astronaut <a href="/c">use gravity to get around</a>?</li></ul>` +
+				story + `<h4>More:</h4><ul><li><h4><a href="/d">Afghan politician sees talks as only hope</a></h4></li></ul>` +
+				`<ul><li><h4><a href="/e">Young people must be heard, envoy says</a></h4></li></ul>` + story +
+				`<ul><li>We tested the bridge <a href="/f">with a lorry</a> on Monday and it held.</li><li>We tested it again on Tuesday, with two.</li></ul>`,
+			gone: []string{"More Great", "unionize", "Paid political ads", "astronaut", "More:", "Afghan politician", "Young people"},
+			kept: []string{"The council approved", "We tested the bridge with a lorry", "again on Tuesday"},
+		},
+		{
 			// The links it introduced are gone; a sentence that
 			// introduced an embed stays.
 			name: "a label that ends the story",
