@@ -1016,6 +1016,9 @@ func dropRelated(root *html.Node) {
 			inRelated = true
 		case label && links*2 >= words:
 			drop = append(drop, b)
+			// A heading, or a line that ends in a colon, labels
+			// what follows ("Related coverage from <a>Money</a>:").
+			inRelated = inRelated || headingAtoms[b.DataAtom] || strings.HasSuffix(strings.TrimSpace(textOf(b)), ":")
 		case inRelated && linkDense(words, links):
 			drop = append(drop, b)
 			last = b

@@ -191,8 +191,12 @@ func TestTidyArticle(t *testing.T) {
 				`<li>Paid political ads are not the problem. <a href="/b">Our perceptions are</a></li><li>Could an astronaut <a href="/c">use gravity to get around</a>?</li></ul>` +
 				story + `<h4>More:</h4><ul><li><h4><a href="/d">Afghan politician sees talks as only hope</a></h4></li></ul>` +
 				`<ul><li><h4><a href="/e">Young people must be heard, envoy says</a></h4></li></ul>` + story +
-				`<ul><li>We tested the bridge <a href="/f">with a lorry</a> on Monday and it held.</li><li>We tested it again on Tuesday, with two.</li></ul>`,
-			gone: []string{"More Great", "unionize", "Paid political ads", "astronaut", "More:", "Afghan politician", "Young people"},
+				`<ul><li>We tested the bridge <a href="/f">with a lorry</a> on Monday and it held.</li><li>We tested it again on Tuesday, with two.</li></ul>` +
+				`<h3>Related coverage from <a href="/money">How to Do Everything: Money</a></h3><ul><li><h3><a href="/g">Here's how to figure out when you can retire</a></h3></li>` +
+				`<li><h3><a href="/h">How to invest in index funds, explained</a></h3></li></ul>` + story +
+				`<p>See also in <a href="/guides">our guides to money</a>:</p><ul><li><p><a href="/i">Why a pension pays</a></p></li></ul>`,
+			gone: []string{"More Great", "unionize", "Paid political ads", "astronaut", "More:", "Afghan politician", "Young people",
+				"Related coverage", "when you can retire", "index funds", "See also", "pension"},
 			kept: []string{"The council approved", "We tested the bridge with a lorry", "again on Tuesday"},
 		},
 		{
