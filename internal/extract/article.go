@@ -704,7 +704,7 @@ func dropNamed(root *html.Node, words map[string]bool) {
 		case headingAtoms[c.DataAtom]:
 			return skip
 		case classWords(c, words) && wordCount(c)*4 < total:
-			if c.DataAtom == atom.A && c.Parent != nil && wordCount(c.Parent) > wordCount(c) {
+			if c.DataAtom == atom.A && inSentence(c) {
 				return skip
 			}
 			if !classWords(c, dialogWords) && runningProse(c) {
@@ -714,6 +714,22 @@ func dropNamed(root *html.Node, words map[string]bool) {
 		}
 		return descend
 	})
+}
+
+// inSentence reports a link with words beside it in its block: the
+// nearest ancestor with more words than the link, past inline wrappers
+// of the link alone (a <span> that colours it), is not a block.
+func inSentence(a *html.Node) bool {
+	w := wordCount(a)
+	for p := a.Parent; p != nil; p = p.Parent {
+		if blockAtoms[p.DataAtom] && wordCount(p) == w {
+			return false
+		}
+		if wordCount(p) > w {
+			return true
+		}
+	}
+	return false
 }
 
 var headingAtoms = map[atom.Atom]bool{atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true}

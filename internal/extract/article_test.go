@@ -53,9 +53,10 @@ func TestTidyArticle(t *testing.T) {
 			html: story + `<div class="newsletter-popup"><p>Get our weekly briefing in your inbox</p></div>` +
 				`<div class="modal-content"><p>Before you go: read three more stories free</p></div>` +
 				`<div class="paywall-teaser"><p>Subscribers read on. Already a member? Log in</p></div>` +
-				`<p>We compared <a class="external-popup" href="https://tax.example">TaxPal</a> with two other services.</p>`,
+				`<p>We compared <a class="external-popup" href="https://tax.example">TaxPal</a> with two other services.</p>` +
+				`<p>The <span style="color:#963cbd"><a class="external-popup" href="https://irs.example">Internal Revenue Service</a></span>, provides the rates.</p>`,
 			gone: []string{"weekly briefing", "Before you go", "Subscribers read on"},
-			kept: []string{"The council approved", "We compared TaxPal with two"},
+			kept: []string{"The council approved", "We compared TaxPal with two", "The Internal Revenue Service, provides"},
 		},
 		{
 			name: "a card teasing another story among the story's paragraphs",
