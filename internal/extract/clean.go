@@ -267,7 +267,9 @@ func prepareDoc(doc *html.Node) {
 				ariaTable(c)
 				spaceLinks(c)
 				spaceAriaHidden(c)
-				if c.DataAtom == atom.Button || toggleDiv(c) {
+				if buttonInSentence(c) {
+					unwrapButton(c)
+				} else if c.DataAtom == atom.Button || toggleDiv(c) {
 					liftAccordionTitle(c)
 				} else if headingWrapper(c) {
 					moveChildrenBefore(c, c)
@@ -749,6 +751,49 @@ func liftAccordionTitle(b *html.Node) {
 		b.Parent.InsertBefore(h, b)
 	}
 	removeNode(b)
+}
+
+// buttonInSentence reports a <button> that is words of a sentence: a
+// name or a term between words of running text, which opens a sidenote
+// or a glossary's tooltip ("said professor <button>Thomas W.
+// Malone,</button> the founding director"). Every extractor drops
+// buttons, and the sentence read "said professor the founding director".
+// A button of controls stands apart from the text, or after a label.
+func buttonInSentence(b *html.Node) bool {
+	if b.DataAtom != atom.Button || hasBlockChild(b) {
+		return false
+	}
+	w := 0 // wordCount reads no button
+	for c := b.FirstChild; c != nil; c = c.NextSibling {
+		w += wordCount(c)
+	}
+	return w > 0 && w <= maxSentenceButtonWords && wordText(b.PrevSibling) && wordText(b.NextSibling)
+}
+
+// unwrapButton puts a button's words in its place, with the space a
+// browser shows between it and a word beside it.
+func unwrapButton(b *html.Node) {
+	if p := b.PrevSibling; p != nil && p.Type == html.TextNode {
+		if r, _ := utf8.DecodeLastRuneInString(p.Data); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			p.Data += " "
+		}
+	}
+	if n := b.NextSibling; n != nil && n.Type == html.TextNode {
+		if r, _ := utf8.DecodeRuneInString(n.Data); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n.Data = " " + n.Data
+		}
+	}
+	moveChildrenBefore(b, b)
+	b.Parent.RemoveChild(b)
+}
+
+// maxSentenceButtonWords bounds a button that buttonInSentence reads as
+// words of its sentence: a name or a term.
+const maxSentenceButtonWords = 6
+
+// wordText reports a text node with a letter or a digit.
+func wordText(n *html.Node) bool {
+	return n != nil && n.Type == html.TextNode && strings.IndexFunc(n.Data, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // panelWords name an accordion's or a tab set's panel; panelStates name

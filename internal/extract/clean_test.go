@@ -79,6 +79,12 @@ func TestAccordionButton(t *testing.T) {
 			`<div class="card" tabindex="0"><h3>Storage</h3><p>By the week.</p></div>`},
 		{`<button type="submit">Subscribe</button>`, `<button type="submit">Subscribe</button>`},
 		{`<h1>Function open<button id="copy-path">Copy item path</button></h1>`, `<h1>Function open<button id="copy-path">Copy item path</button></h1>`},
+		// A name in a sentence that opens a sidenote is the
+		// sentence's words; buttons after a label are controls.
+		{`<p>said MIT Sloan professor<button class="sidenote-button" title="Thomas W. Malone,">Thomas W. Malone,</button> the founding director</p>`,
+			`<p>said MIT Sloan professor Thomas W. Malone, the founding director</p>`},
+		{`<p>Compare the <button class="glossary">APR</button>, which counts fees.</p>`, `<p>Compare the APR, which counts fees.</p>`},
+		{`<p>Share: <button>Facebook</button> <button>X</button></p>`, `<p>Share: <button>Facebook</button> <button>X</button></p>`},
 	}
 	for _, tt := range tests {
 		doc := preparedPage(t, "<article>"+tt.in+"</article>")
