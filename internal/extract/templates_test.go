@@ -285,6 +285,17 @@ import (
 //     box of the story's own make closes it, and the comment thread
 //     under "4 thoughts on “Title”" is followed by the reply form's
 //     heading at the same rank.
+//   - news-sv: a Swedish paper's story with a section link, an ingress, a
+//     byline with the stamps of publication and update ("Publicerad",
+//     "Uppdaterad"), share links, a photo credit set apart in its
+//     caption, an ad label ("Annons"), a "LÄS OCKSÅ:" line, topics
+//     ("Ämnen:"), related stories and a "most read" column;
+//   - news-ro: a Romanian paper's story in a Bootstrap layout named in
+//     Romanian ("articol", "continut", "reclama", "etichete"): a category
+//     link, an author line with a view count, share links, an ad label
+//     ("Publicitate"), a "Citește și:" line, tags, a newsletter box,
+//     similar articles, comments headed "Comentarii (2)" and a "most
+//     read" column.
 func TestArticleTemplates(t *testing.T) {
 	for _, tc := range articleTemplates() {
 		checkTemplate(t, "articles", tc)
@@ -1001,6 +1012,21 @@ func articleTemplates() []templateCase {
 			without: []string{"Dec 29, 2025", "Jan 12, 2026", "Northfield Energy team", "Related article", "Sign up for our newsletter",
 				"Make sure you stay in the loop", "4 thoughts on", "Martha Ellison", "We put one in last autumn",
 				"Our house is from 1924", "Leave a Reply", "© 2026 Northfield Energy"},
+		},
+		{
+			file: "news-sv.html", url: "https://kvp.example/nyheter/2025/05/12/ny-farjelinje-till-gotland",
+			with: []string{"Den nya linjen ska gå två gånger om dagen", "Färjan tar 1 200 passagerare och 400 bilar.",
+				"Premiärturen avgår den femtonde juni klockan sju på morgonen."},
+			without: []string{"Kvällsposten Öst\n", "Nyheter\n", "Publicerad 12 maj", "Uppdaterad", "Dela", "Kopiera länk", "Foto: Lars Berg",
+				"Annons", "LÄS OCKSÅ", "Hamnen i Visby byggs ut", "Ämnen", "Mer från Nyheter", "Nya busslinjer", "Mest läst", "Ansvarig utgivare"},
+		},
+		{
+			file: "news-ro.html", url: "https://zt.example/actualitate/primaria-clujului-extinde-reteaua-de-piste-pentru-biciclete-123456",
+			with: []string{"Primăria Cluj-Napoca a anunțat că va construi încă 14 kilometri", "Proiectul costă 38 de milioane de lei",
+				"marcate mai clar la intersecții."},
+			without: []string{"Actualitate", "de Mihai Pop", "vizualizări", "Distribuie", "Publicitate", "Citește și", "Noi autobuze electrice",
+				"Etichete", "Abonează-te", "Primește zilnic", "Articole similare", "Parcările din centru", "Comentarii", "În sfârșit",
+				"Cele mai citite", "Toate drepturile rezervate"},
 		},
 	}
 	for i, tc := range tests {
