@@ -282,13 +282,17 @@ const maxTokenedLabelWords = 30
 // a template sets between or under a story's paragraphs, in the
 // languages relatedLabel knows, and the captions of the links a card or
 // a review box ends with ("Read more", "Read full review", "Check
-// price", "Learn more").
+// price", "Learn more"), and of the toggles that fold a text or a
+// caption ("Show less", "Show caption", "READ MORE ↓": an arrow after
+// the caption is trimmed as a colon is).
 var buttonWords = map[string]bool{
 	"share": true, "share this": true, "share this article": true, "share this post": true, "share this story": true,
 	"subscribe": true, "subscribe now": true, "print": true, "email": true, "tweet": true,
 	"read more": true, "read full review": true, "read the full review": true, "learn more": true, "see more": true, "check price": true,
 	"shop now": true, "buy now": true, "view deal": true, "see details": true, "continue reading": true, "read full article": true,
 	"view more": true, "show more": true, "load more": true, "see all": true, "view all": true, "more details": true,
+	"show less": true, "see less": true, "view less": true, "read less": true, "show all": true, "hide all": true,
+	"show caption": true, "hide caption": true,
 	"teilen": true, "artikel teilen": true, "drucken": true, "partager": true, "partager cet article": true, "imprimer": true,
 	"compartir": true, "imprimir": true, "compartilhar": true, "condividi": true, "stampa": true, "delen": true, "printen": true,
 	"udostępnij": true, "drukuj": true, "поделиться": true, "paylaş": true, "bagikan": true, "chia sẻ": true,
@@ -313,7 +317,7 @@ func (l labelLine) isButton() bool {
 	}
 	// A caption is at most four words ("Partager cet article"), as
 	// buttonWords' entries are: the lookup alone bounds it.
-	return buttonWords[strings.TrimRight(l.lower, ":： .…")]
+	return buttonWords[strings.TrimRight(l.lower, ":： .…»›↓→▾▼")]
 }
 
 // viewCount is a page's view counter: "Views: 1,234", "1.9k views",

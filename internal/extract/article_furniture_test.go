@@ -40,6 +40,8 @@ func TestLabelOpeners(t *testing.T) {
 		{`<p>► Follow us on <a href="/i">Instagram</a></p>`, true},
 		{`<p>» Tags: <a href="/t/1">Bahn</a>, <a href="/t/2">Verkehr</a></p>`, true},
 		{`<p>(The photographer, who asked not to be named, took the picture from the bridge.)</p>`, false},
+		{`<p>READ MORE ↓</p>`, true}, // a toggle's caption, its arrow trimmed
+		{`<p>See less</p>`, true},
 	} {
 		t.Run(tc.html, func(t *testing.T) {
 			b := findFirst(parseFragment(t, tc.html), func(n *html.Node) bool { return isElem(n, atom.P) })

@@ -513,8 +513,9 @@ func TestTidyArticle(t *testing.T) {
 			name: "button captions",
 			html: `<p><a class="button" href="/share"><span>Share</span></a></p>` + story + `<div>Subscribe now</div><p>Teilen:</p><p>分享</p>` + story +
 				`<p><a href="/review">Read full review</a></p><div><a href="/buy">Check price</a></div><p>Learn more</p>` +
-				`<h3>Print</h3><p>Share your views with the council before Friday.</p><h3>Learn more</h3><p>Learn more about the plan at the town hall.</p>`,
-			gone: []string{"Subscribe now", "Teilen", "分享", "Read full review", "Check price"},
+				`<h3>Print</h3><p>Share your views with the council before Friday.</p><h3>Learn more</h3><p>Learn more about the plan at the town hall.</p>` +
+				`<div class="toggle">Show Caption</div>` + story,
+			gone: []string{"Subscribe now", "Teilen", "分享", "Read full review", "Check price", "Show Caption"},
 			kept: []string{"The council approved", "Print", "Share your views", "Learn more about the plan"},
 		},
 		{
