@@ -722,11 +722,11 @@ func dropNamed(root *html.Node, words map[string]bool) {
 func inSentence(a *html.Node) bool {
 	w := wordCount(a)
 	for p := a.Parent; p != nil; p = p.Parent {
-		if blockAtoms[p.DataAtom] && wordCount(p) == w {
-			return false
-		}
 		if wordCount(p) > w {
 			return true
+		}
+		if blockAtoms[p.DataAtom] {
+			return false // the link is the whole block
 		}
 	}
 	return false
@@ -1038,7 +1038,7 @@ func dropRelated(root *html.Node) {
 		case inRelated && linkDense(words, links):
 			drop = append(drop, b)
 			last = b
-		case inRelated && links > 0 && last != nil && words <= maxCardSummaryWords && itemList(b, root) != nil && itemList(b, root) == itemList(last, root):
+		case inRelated && links > 0 && last != nil && words <= maxCardSummaryWords && sameList(b, last, root):
 			// The next item of the run's list: a headline with
 			// only its end linked ("Paid political ads are not
 			// the problem. <a>Our perceptions are</a>").
@@ -1062,6 +1062,12 @@ func dropRelated(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// sameList reports two blocks in items of one list, below root.
+func sameList(a, b, root *html.Node) bool {
+	l := itemList(a, root)
+	return l != nil && l == itemList(b, root)
 }
 
 // itemList returns the list whose item holds b, below root; nil when

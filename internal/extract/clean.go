@@ -284,11 +284,7 @@ func prepareDoc(doc *html.Node) {
 		if n.Parent == nil {
 			continue
 		}
-		w := 0
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			w += wordCount(c)
-		}
-		if w < 30 || hasAncestor(n, atom.Head) {
+		if childWords(n) < 30 || hasAncestor(n, atom.Head) {
 			replaceLazyImage(n)
 			removeNode(n)
 			continue
@@ -763,10 +759,7 @@ func buttonInSentence(b *html.Node) bool {
 	if b.DataAtom != atom.Button || hasBlockChild(b) {
 		return false
 	}
-	w := 0 // wordCount reads no button
-	for c := b.FirstChild; c != nil; c = c.NextSibling {
-		w += wordCount(c)
-	}
+	w := childWords(b)
 	return w > 0 && w <= maxSentenceButtonWords && wordText(b.PrevSibling) && wordText(b.NextSibling)
 }
 
@@ -774,12 +767,12 @@ func buttonInSentence(b *html.Node) bool {
 // browser shows between it and a word beside it.
 func unwrapButton(b *html.Node) {
 	if p := b.PrevSibling; p != nil && p.Type == html.TextNode {
-		if r, _ := utf8.DecodeLastRuneInString(p.Data); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if r, _ := utf8.DecodeLastRuneInString(p.Data); wordRune(r) {
 			p.Data += " "
 		}
 	}
 	if n := b.NextSibling; n != nil && n.Type == html.TextNode {
-		if r, _ := utf8.DecodeRuneInString(n.Data); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if r, _ := utf8.DecodeRuneInString(n.Data); wordRune(r) {
 			n.Data = " " + n.Data
 		}
 	}
@@ -791,9 +784,9 @@ func unwrapButton(b *html.Node) {
 // words of its sentence: a name or a term.
 const maxSentenceButtonWords = 6
 
-// wordText reports a text node with a letter or a digit.
+// wordText reports a text node with a character of a word (wordRune).
 func wordText(n *html.Node) bool {
-	return n != nil && n.Type == html.TextNode && strings.IndexFunc(n.Data, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	return n != nil && n.Type == html.TextNode && strings.IndexFunc(n.Data, wordRune) >= 0
 }
 
 // panelWords name an accordion's or a tab set's panel; panelStates name

@@ -767,8 +767,7 @@ func pruneByConsensus(root *html.Node, ref string) {
 	}
 	// Every block is judged on the article as it stands, before any goes
 	// (splitBody reads a block's container, which a removal would change).
-	remove := drop[:0]
-	for _, n := range drop {
+	drop = slices.DeleteFunc(drop, func(n *html.Node) bool {
 		// A list item without links is a step, a note or a fact of the
 		// story: trafilatura drops many lists whole (and its absence
 		// then says nothing), while teaser lists are links. So are a
@@ -776,14 +775,12 @@ func pruneByConsensus(root *html.Node, ref string) {
 		// (a documentation page's every function and option). The item
 		// still counts as disagreement above.
 		if n.DataAtom == atom.Li && linkWords(n) == 0 || kept.splitBody(n, root) {
-			continue
+			return true
 		}
-		if item := definitionItem(n, root); item != nil && linkWords(item) == 0 && referenceList(item.Parent) {
-			continue
-		}
-		remove = append(remove, n)
-	}
-	for _, n := range remove {
+		item := definitionItem(n, root)
+		return item != nil && linkWords(item) == 0 && referenceList(item.Parent)
+	})
+	for _, n := range drop {
 		removeNode(n)
 	}
 }

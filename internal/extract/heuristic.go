@@ -39,6 +39,16 @@ func wordCount(n *html.Node) int {
 	return c
 }
 
+// childWords counts the words of n's children, also where n is an
+// element wordCount reads nothing of (a <noscript>, a <button>).
+func childWords(n *html.Node) int {
+	w := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w += wordCount(c)
+	}
+	return w
+}
+
 // wordCountOver reports whether n holds more than limit words, counting
 // no further than that: rules that look at small boxes ask it of every
 // container on the way down, and a full count there would cost the
