@@ -84,9 +84,14 @@ var creditLabel = regexp.MustCompile(`^(©|\(c\)\s|fot\.\s|\pL+\s*[:：]\s*©|\p
 // Instagram!"): every punctuation mark and symbol before the first
 // letter or digit but labelKeeps.
 func labelText(n *html.Node) string {
-	return strings.TrimLeftFunc(collapseSpace(textOf(n)), func(r rune) bool {
-		return !strings.ContainsRune(labelKeeps, r) && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.In(r, unicode.Variation_Selector, unicode.Cf))
-	})
+	return strings.TrimLeftFunc(collapseSpace(textOf(n)), labelMark)
+}
+
+// labelMark reports a character that decorates a label rather than
+// spells it: space, punctuation, a symbol (a bullet, an arrow, an emoji),
+// but not the marks of labelKeeps.
+func labelMark(r rune) bool {
+	return !strings.ContainsRune(labelKeeps, r) && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.In(r, unicode.Variation_Selector, unicode.Cf))
 }
 
 // labelKeeps are the marks a label's text keeps at its start: the © that
@@ -283,8 +288,8 @@ const maxTokenedLabelWords = 30
 // languages relatedLabel knows, and the captions of the links a card or
 // a review box ends with ("Read more", "Read full review", "Check
 // price", "Learn more"), and of the toggles that fold a text or a
-// caption ("Show less", "Show caption", "READ MORE ↓": an arrow after
-// the caption is trimmed as a colon is).
+// caption ("Show less", "Show caption"). A caption is read without the
+// marks after it (labelMark: "Teilen:", "Read more »", "READ MORE ↓").
 var buttonWords = map[string]bool{
 	"share": true, "share this": true, "share this article": true, "share this post": true, "share this story": true,
 	"subscribe": true, "subscribe now": true, "print": true, "email": true, "tweet": true,
@@ -317,7 +322,7 @@ func (l labelLine) isButton() bool {
 	}
 	// A caption is at most four words ("Partager cet article"), as
 	// buttonWords' entries are: the lookup alone bounds it.
-	return buttonWords[strings.TrimRight(l.lower, ":： .…»›↓→▾▼")]
+	return buttonWords[strings.TrimRightFunc(l.lower, labelMark)]
 }
 
 // viewCount is a page's view counter: "Views: 1,234", "1.9k views",
