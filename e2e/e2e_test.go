@@ -31,12 +31,14 @@ import (
 
 const token = "e2e-token-0123456789abcdef"
 
-// page is the article the fake serves at /page/one and /page/two.
+// page is the article the fake serves at /page/one and /page/two. Its
+// marker stands in a <button> inside the sentence, as a glossary's term
+// does: extraction must keep the button's words, or no client sees it.
 const page = `<!doctype html><html><head><title>Webgate test page</title></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <article><h1>Webgate test page</h1>
 <p>The first paragraph explains what this page is about, at some length, so that extraction keeps it.</p>
-<p>The second paragraph carries the marker SECOND-PART so the test can see paging work.</p>
+<p>The second paragraph carries the marker <button class="glossary-term">SECOND-PART</button> so the test can see paging work.</p>
 </article><footer>Copyright nobody</footer></body></html>`
 
 // searxngFake answers GET /search?format=json like a SearXNG instance and
