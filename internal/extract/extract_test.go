@@ -994,6 +994,32 @@ func TestUndeclaredStoryTidied(t *testing.T) {
 	}
 }
 
+// TestStoryHeadline: the story's rules take the headline from the
+// reading when the page's title sets a section's or a site's name before
+// or after it ("Opinion | ..."): the title's words are then not the
+// heading's, but the <h1> the title repeats is (pageMeta.headline). On
+// an undeclared page trafilatura's reading, which wins when it holds
+// more, keeps the headline; readability's drops it itself.
+func TestStoryHeadline(t *testing.T) {
+	const headline = "Why the council should rethink its transport plan"
+	for _, title := range []string{"Opinion | " + headline, headline + " | The Gazette", "The Gazette: " + headline} {
+		page := `<html><head><title>` + title + `</title><meta property="og:title" content="` + title + `"></head><body>` +
+			`<div class="masthead"><a href="/">The Gazette</a></div><h1>` + headline + `</h1>` +
+			`<p>The transport committee met on Monday evening and agreed after a long debate that the new plan should go ahead.</p></body></html>`
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, _ := nurl.Parse("https://gazette.example/opinion/why-the-council-should-rethink-its-transport-plan")
+		pm := extractMetadata(doc, base)
+		story := findBody(doc)
+		tidyStory(story, pm.headline(), "")
+		if got := textOf(story); strings.Contains(got, headline) || !strings.Contains(got, "committee met") {
+			t.Errorf("%q: the story reads %q, want it without its headline", title, collapseSpace(got))
+		}
+	}
+}
+
 // TestHeadingOfTitle checks that the page's <h1> stands for a title that
 // only adds the site's name to it, and not when the <h1> is the site's
 // name or the title says more than a name.

@@ -30,6 +30,17 @@ type pageMeta struct {
 	heading string
 }
 
+// headline is the story's headline as the page names it: its <h1> when
+// the title sets a section's or site's name before or after it ("Opinion
+// | Why Cities Plant Forests"), so that the story's rules find it as a
+// heading of the reading (dropTitle); else the title.
+func (pm pageMeta) headline() string {
+	if pm.heading != "" {
+		return pm.heading
+	}
+	return pm.Title
+}
+
 // extractMetadata reads JSON-LD, OpenGraph, meta tags and a few document
 // fallbacks. Sources are ranked by how deliberately publishers fill them:
 // JSON-LD is written for search engines and is usually precise, OpenGraph
