@@ -89,11 +89,7 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 		// The page's own <h1> when the title only adds the site's name
 		// to it: readability removes the heading that repeats the title.
 		if meta.Title != "" && findFirst(content, func(n *html.Node) bool { return isElem(n, atom.H1) }) == nil {
-			heading := meta.Title
-			if meta.heading != "" {
-				heading = meta.heading
-			}
-			out.Content = "# " + heading + "\n\n" + out.Content
+			out.Content = "# " + meta.headline() + "\n\n" + out.Content
 		}
 	}
 	return out, nil

@@ -32,8 +32,8 @@ type pageMeta struct {
 
 // headline is the story's headline as the page names it: its <h1> when
 // the title sets a section's or site's name before or after it ("Opinion
-// | Why Cities Plant Forests"), so that the story's rules find it as a
-// heading of the reading (dropTitle); else the title.
+// | Why Cities Plant Forests"), else the title. The story's rules find
+// it as a heading of the reading (dropTitle), and it heads the Markdown.
 func (pm pageMeta) headline() string {
 	if pm.heading != "" {
 		return pm.heading
