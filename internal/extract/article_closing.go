@@ -72,6 +72,11 @@ func addClosing(doc, read *html.Node) {
 	var run []*html.Node
 	var card *html.Node    // a teaser card passed over
 	var heading *html.Node // a section heading, taken with its paragraph
+	// links holds the lists of links the scan has passed in the story's
+	// text component ("Suggested reading:" and three of the blog's
+	// posts), which join the run only when a paragraph of the story
+	// follows them there: at the story's end they are a related box.
+	var links []*html.Node
 scan:
 	for _, b := range after {
 		w := wordCount(b)
@@ -79,6 +84,8 @@ scan:
 		switch {
 		case card != nil && hasAncestorNode(b, card):
 			// The rest of the card.
+		case len(links) > 0 && hasAncestorNode(b, links[len(links)-1]):
+			// The rest of the list.
 		case w == 0 || hasAncestor(b, atom.Figure):
 			// An image, an empty box, a caption.
 		case inDialog(b):
@@ -104,8 +111,11 @@ scan:
 			// A short line set as the story's paragraphs are (a
 			// contact line, a sign-off) is passed over, not taken.
 			if w >= minSplitProse {
-				run = append(run, b)
+				run = append(append(run, links...), b)
+				links = nil
 			}
+		case list == nil && listOf(b) != nil && sameSetting(listOf(b).Parent, last.Parent):
+			links = append(links, listOf(b))
 		case headingAtoms[b.DataAtom] && b.DataAtom != atom.H1:
 			// A card's title, or a section heading; a newsletter
 			// box's or a comment thread's heading ends the story

@@ -44,7 +44,8 @@ func TestSameSetting(t *testing.T) {
 // TestAddClosing: the story's paragraphs after readability's block, set
 // in components of the same make, join the block; a card teasing
 // another page is passed over, a section heading and a list in the
-// story's component are taken, and a newsletter box, a comment thread's
+// story's component are taken, a list of links there only when the
+// story goes on after it, and a newsletter box, a comment thread's
 // heading or the next story's headline end the run.
 func TestAddClosing(t *testing.T) {
 	p := func(s string) string {
@@ -71,6 +72,13 @@ func TestAddClosing(t *testing.T) {
 		{"a box with prose is no card", `<div class="c x2"><div class="k"><p>A box of its own with enough words to be a paragraph <a href="/x">here</a></p></div></div>` + comp(p("Tail one")),
 			[]string{"Tail one"}, nil},
 		{"a heading over another wrapper's paragraph", comp(`<h2>What it costs</h2>`) + comp(p("Tail one")), []string{"What it costs", "Tail one"}, nil},
+		{"a list of links in the next component, the story going on after it",
+			comp(`<p>Suggested reading:</p><ul><li><a href="/a">The ferry buying guide for families</a></li><li><a href="/b">Ten island walks</a></li></ul>` + p("Tail one")),
+			nil, []string{"The ferry buying guide", "Ten island walks", "Tail one"}},
+		{"a list of links ending the story", comp(`<ul><li><a href="/a">The ferry buying guide for families</a></li><li><a href="/b">Ten island walks</a></li></ul>`),
+			[]string{"The ferry buying guide", "Ten island walks"}, nil},
+		{"a list of links in another wrapper", `<div class="related"><ul>` + strings.Repeat(`<li><a href="/a">The ferry buying guide for families</a></li>`, 5) + `</ul></div>` + comp(p("Tail one")),
+			[]string{"The ferry buying guide", "Tail one"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -190,6 +190,16 @@ const minContentsLinks = 3
 // opening at such a list when every class name is hashed; addOpening
 // passes over it only on its way to a paragraph of the story above it.
 func storyList(b *html.Node) *html.Node {
+	list := listOf(b)
+	if list == nil || linkWords(list)*2 > wordCount(list) {
+		return nil
+	}
+	return list
+}
+
+// listOf returns the outermost list that holds b when nothing else of
+// the headline's furniture (inFurniture) holds it.
+func listOf(b *html.Node) *html.Node {
 	var list *html.Node
 	for p := b.Parent; p != nil; p = p.Parent {
 		switch p.DataAtom {
@@ -198,9 +208,6 @@ func storyList(b *html.Node) *html.Node {
 		case atom.Ul, atom.Ol:
 			list = p
 		}
-	}
-	if list == nil || linkWords(list)*2 > wordCount(list) {
-		return nil
 	}
 	return list
 }
