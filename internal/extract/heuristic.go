@@ -283,16 +283,18 @@ func isFurniture(n *html.Node) bool {
 }
 
 // screenReaderOnly reports text hidden from the eye by a utility class:
-// kept for screen readers ("visuallyhidden", "screen-reader-text",
-// "sr-only": labels such as "opens in a new window" or a second copy of a
-// price; looksBoiler misses the first, one word, and lets the second
-// through for its "text"), or not shown at all ("d-none").
+// kept for screen readers (hidden.ScreenReaderClass: "visuallyhidden",
+// "screen-reader-text", "sr-only", Drupal's "element-invisible": labels
+// such as "opens in a new window", "Skip to navigation" or a second copy
+// of a price; looksBoiler misses the first, one word, and lets the
+// second through for its "text"), or not shown at all ("d-none").
 func screenReaderOnly(n *html.Node) bool {
 	cls := strings.Fields(attr(n, "class"))
 	for _, c := range cls {
-		switch strings.ToLower(c) {
-		case "visuallyhidden", "visually-hidden", "screen-reader-text", "screen-reader-only", "screenreader-only", "sr-only", "a11y-hidden", "assistive-text":
+		if hidden.ScreenReaderClass(c) {
 			return true
+		}
+		switch strings.ToLower(c) {
 		case "d-none":
 			// Bootstrap's display:none utility (Stack Exchange hides
 			// its machine-readable timestamps with it), unless a

@@ -39,8 +39,9 @@ func TestOverlayAtAnySize(t *testing.T) {
 	}
 }
 
-// TestScreenReaderOnly: text kept for screen readers only, and text
-// hidden by Bootstrap's d-none, is not on the cleaned page; a class that
+// TestScreenReaderOnly: text kept for screen readers only (under any
+// framework's name for it: hidden.ScreenReaderClass), and text hidden by
+// Bootstrap's d-none, is not on the cleaned page; a class that
 // merely contains "text" stays, and so does d-none with a breakpoint class
 // that shows the element again.
 func TestScreenReaderOnly(t *testing.T) {
@@ -48,15 +49,16 @@ func TestScreenReaderOnly(t *testing.T) {
 <p>A cushioned shoe for long mountain runs <span class="screen-reader-text">opens in a new window</span></p>
 <p class="price"><span class="visuallyhidden">Regular price</span> $120</p>
 <p class="body-text">Grippy outsole and a roomy toe box.</p>
+<h2 class="element-invisible">Main menu</h2><h2 class="accesshide">Topic outline</h2><p><span class="show-for-sr">Rated</span> 4.5 of 5</p>
 <p><span class="d-none">2016-08-05 06:59:35Z</span> Weight 280 g</p>
 <p class="d-none d-md-block">Shown from tablets up: free returns.</p></main></body></html>`
 	got := renderText(cleanedPage(parsePage(t, page)))
-	for _, w := range []string{"opens in a new window", "Regular price", "06:59:35Z"} {
+	for _, w := range []string{"opens in a new window", "Regular price", "06:59:35Z", "Main menu", "Topic outline", "Rated"} {
 		if strings.Contains(got, w) {
 			t.Errorf("kept %q:\n%s", w, got)
 		}
 	}
-	for _, w := range []string{"mountain runs", "$120", "roomy toe box", "Weight 280 g", "free returns"} {
+	for _, w := range []string{"mountain runs", "$120", "roomy toe box", "4.5 of 5", "Weight 280 g", "free returns"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("lost %q:\n%s", w, got)
 		}

@@ -498,22 +498,25 @@ func hasAttr(n *html.Node, key string) bool {
 }
 
 // srOnly are class names of the visually-hidden pattern across CSS
-// frameworks and CMSs.
+// frameworks and CMSs: Bootstrap's "sr-only" and "visually-hidden",
+// WordPress's "screen-reader-text", Drupal's "element-invisible",
+// Foundation's "show-for-sr", Moodle's "accesshide".
 var srOnly = map[string]bool{
 	"sr-only": true, "visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true,
 	"screen-reader-only": true, "screenreader-only": true, "sr-text": true, "a11y-hidden": true,
 	"hidden-visually": true, "u-hidden-visually": true, "element-invisible": true, "offscreen": true,
-	"assistive-text": true, "vh": true, "is-visually-hidden": true, "show-for-sr": true,
+	"assistive-text": true, "vh": true, "is-visually-hidden": true, "show-for-sr": true, "accesshide": true,
 }
 
 // screenReaderText reports an element of the visually-hidden pattern:
 // text written for screen readers only.
 func screenReaderText(n *html.Node) bool {
-	return slices.ContainsFunc(strings.Fields(attrOf(n, "class")), srOnlyName)
+	return slices.ContainsFunc(strings.Fields(attrOf(n, "class")), ScreenReaderClass)
 }
 
-// srOnlyName reports a class name of srOnly.
-func srOnlyName(c string) bool { return srOnly[strings.ToLower(c)] }
+// ScreenReaderClass reports a class name of the visually-hidden pattern
+// (srOnly): the element's text is written for screen readers only.
+func ScreenReaderClass(c string) bool { return srOnly[strings.ToLower(c)] }
 
 // showTwins clears aria-hidden on the element siblings either side of
 // screen-reader text that Strip removes. Pages pair the two: what the eye
@@ -543,7 +546,7 @@ var displayNone = map[string]bool{"hidden": true, "d-none": true, "invisible": t
 
 func hiddenClass(class string) bool {
 	names := strings.Fields(class)
-	if slices.ContainsFunc(names, srOnlyName) {
+	if slices.ContainsFunc(names, ScreenReaderClass) {
 		// "sr-only focus:not-sr-only" (skip links) still is hidden
 		// until focused.
 		return true
