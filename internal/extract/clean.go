@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -227,7 +228,7 @@ func prepareDoc(doc *html.Node) {
 				// AMP's ad slots go here too, for the opposite reason:
 				// the extractors keep their placeholder text (ampAds).
 				n.RemoveChild(c)
-			case c.Type == html.ElementNode && (carouselClone(c) || responsiveTwin(c)):
+			case c.Type == html.ElementNode && (carouselClone(c) || responsiveTwin(c) || skipLink(c)):
 				n.RemoveChild(c)
 			case c.Type == html.TextNode:
 				c.Data = dropInvisible(c.Data)
@@ -294,6 +295,40 @@ func prepareDoc(doc *html.Node) {
 	}
 	unhideBackdrop(doc)
 }
+
+// skipLink reports a skip link (WCAG 2.4.1, "bypass blocks"): a link to
+// a place on the same page, of up to maxSkipLinkWords words, that says
+// so ("Skip to main content", "Skip to product list", "Skip images",
+// Moodle's "Skip Navigation block", "Jump to navigation", "Zum Inhalt
+// springen", "Aller au contenu").
+// Themes hide it until it has the keyboard's focus, under as many class
+// names as there are themes, so the extractors keep its words at the
+// top of the text, or inside it where a carousel or a list of products
+// offers one.
+func skipLink(n *html.Node) bool {
+	if n.DataAtom != atom.A || !strings.HasPrefix(strings.TrimSpace(attr(n, "href")), "#") || wordCountOver(n, maxSkipLinkWords) {
+		return false
+	}
+	if wordsBeside(n.PrevSibling) || wordsBeside(n.NextSibling) {
+		return false // "You can jump to the end of the list to see ..."
+	}
+	t := strings.ToLower(collapseSpace(textOf(n)))
+	if strings.HasPrefix(t, "jump to ") {
+		// "Jump to Recipe", "Jump to navigation"; an editor's "Jump
+		// to the full list of the best builders" is the story's.
+		return countWords(t) <= 4
+	}
+	return skipPhrase.MatchString(t)
+}
+
+// wordsBeside reports a text node with a letter or a digit.
+func wordsBeside(n *html.Node) bool {
+	return n != nil && n.Type == html.TextNode && strings.IndexFunc(n.Data, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// skipPhrase matches the words of a skip link, in English and in the
+// languages whose themes translate "Skip to content".
+var skipPhrase = regexp.MustCompile(`^skip\b|^(zum|zur) (inhalt|hauptinhalt|navigation)|^direkt zu(m|r)? |^(aller|passer) (au|à la) (contenu|navigation)|^(saltar|ir) al? (contenido|navegación)|^(passa|vai) al(la)? (contenuto|navigazione)|^(ga|spring) naar (de )?(inhoud|navigatie)|^(pular|ir) para o conteúdo|^przejdź do (treści|nawigacji)|^hoppa till (innehåll|huvudinnehåll)|^перейти к (содержимому|содержанию|основному)`)
 
 // unnameRoot removes the class and id of the <html> element. Themes put
 // the page's state there ("hasSidebar", "sidebar-visible",

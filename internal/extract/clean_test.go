@@ -542,3 +542,42 @@ func TestResponsiveTwin(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipLink: a link to a place on the same page that says it skips
+// there is left out of the text wherever a theme puts it; a link in a
+// sentence, an editor's longer "Jump to ..." line, a link to another
+// page, and prose that starts with the word stay.
+func TestSkipLink(t *testing.T) {
+	tests := []struct {
+		link string
+		skip bool
+	}{
+		{`<a href="#main">Skip to main content</a>`, true},
+		{`<a class="plp-skip" href="#product-list-skip">Skip to product list</a>`, true},
+		{`<a href="#sb-1" class="skip-block">Skip Navigation block</a>`, true},
+		{`<a href="#recipe">Jump to Recipe</a>`, true},
+		{`<a href="#inhalt">Zum Inhalt springen</a>`, true},
+		{`<a href="#contenu">Aller au contenu</a>`, true},
+		{`<a href="/skip-the-line">Skip the line at the museum</a>`, false},
+		{`<a href="#faq">Frequently asked questions</a>`, false},
+		{`<a href="#notes">` + strings.Repeat("skip ", 25) + `</a>`, false},
+		{`<p>You can <a href="#end">jump to the end of the list</a> to see them all.</p>`, false},
+		{`<p><a href="#list"><strong>Jump to the full list of the best ferries</strong></a></p>`, false},
+	}
+	for _, tt := range tests {
+		n := parseFragment(t, tt.link)
+		a := findFirst(n, func(c *html.Node) bool { return c.DataAtom == atom.A })
+		if got := skipLink(a); got != tt.skip {
+			t.Errorf("skipLink(%s) = %v, want %v", tt.link, got, tt.skip)
+		}
+	}
+	story := strings.Repeat(`<p>The ferry to the island leaves the harbour every hour, and the crossing takes forty minutes in calm weather.</p>`, 4)
+	page := `<html><head><title>Island ferries</title></head><body><a href="#main">Skip to main content</a><main id="main"><h1>Island ferries</h1>` +
+		`<div class="carousel"><a href="#after-gallery">Skip images</a><img src="/a.jpg" alt=""></div>` + story +
+		`<p>Skip the morning boats in August: they fill up with day trippers.</p></main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://ferries.example.com/island", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGoneKept(t, doc.Content, []string{"Skip to main content", "Skip images"}, []string{"The ferry to the island", "Skip the morning boats"})
+}
