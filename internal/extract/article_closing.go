@@ -80,7 +80,7 @@ func addClosing(doc, read *html.Node) {
 scan:
 	for _, b := range after {
 		w := wordCount(b)
-		list := storyList(b)
+		list, inList := storyList(b), listOf(b)
 		switch {
 		case card != nil && hasAncestorNode(b, card):
 			// The rest of the card.
@@ -114,8 +114,8 @@ scan:
 				run = append(append(run, links...), b)
 				links = nil
 			}
-		case list == nil && listOf(b) != nil && sameSetting(listOf(b).Parent, last.Parent):
-			links = append(links, listOf(b))
+		case list == nil && inList != nil && sameSetting(inList.Parent, last.Parent):
+			links = append(links, inList)
 		case headingAtoms[b.DataAtom] && b.DataAtom != atom.H1:
 			// A card's title, or a section heading; a newsletter
 			// box's or a comment thread's heading ends the story
