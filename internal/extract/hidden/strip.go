@@ -515,8 +515,32 @@ func screenReaderText(n *html.Node) bool {
 }
 
 // ScreenReaderClass reports a class name of the visually-hidden pattern
-// (srOnly): the element's text is written for screen readers only.
-func ScreenReaderClass(c string) bool { return srOnly[strings.ToLower(c)] }
+// (srOnly): the element's text is written for screen readers only. Design
+// systems and themes set their own prefix before the name ("usa-sr-only",
+// "govuk-visually-hidden", "u-srOnly", "wt-cli-sr-only"), and one of
+// srPrefixed after a hyphen or an underscore names the pattern too;
+// Tailwind's "not-sr-only" and a variant ("md:sr-only") do not.
+func ScreenReaderClass(c string) bool {
+	c = strings.ToLower(c)
+	if srOnly[c] {
+		return true
+	}
+	if strings.Contains(c, ":") {
+		return false
+	}
+	for _, s := range srPrefixed {
+		if rest, ok := strings.CutSuffix(c, s); ok && rest != "" && (strings.HasSuffix(rest, "-") || strings.HasSuffix(rest, "_")) && !strings.HasSuffix(rest, "not-") {
+			return true
+		}
+	}
+	return false
+}
+
+// srPrefixed are the names of srOnly a prefix keeps their sense, and
+// "sronly" (lowered "srOnly"); not "vh", "offscreen" or "hidden-visually",
+// which end other names ("menu-offscreen", an off-canvas menu).
+var srPrefixed = []string{"sr-only", "sronly", "visually-hidden", "visuallyhidden", "screen-reader-text",
+	"screen-reader-only", "screenreader-only", "show-for-sr", "element-invisible", "a11y-hidden"}
 
 // showTwins clears aria-hidden on the element siblings either side of
 // screen-reader text that Strip removes. Pages pair the two: what the eye

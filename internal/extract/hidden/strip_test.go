@@ -304,3 +304,20 @@ func stripBody(t *testing.T, body string) string {
 	}
 	return b.String()
 }
+
+// TestScreenReaderClass: the visually-hidden pattern's names, bare or
+// after a design system's prefix, and not Tailwind's way back
+// ("not-sr-only"), a responsive variant or a name that only ends alike.
+func TestScreenReaderClass(t *testing.T) {
+	for name, want := range map[string]bool{
+		"sr-only": true, "visually-hidden": true, "element-invisible": true, "accesshide": true,
+		"usa-sr-only": true, "govuk-visually-hidden": true, "u-srOnly": true, "is-srOnly": true, "wt-cli-sr-only": true,
+		"pipf-zoom-image__sr-only": true,
+		"focus:not-sr-only": false, "not-sr-only": false, "md:sr-only": false, "menu-offscreen": false,
+		"sr-only-focusable": false, "usersr-only": false, "content": false,
+	} {
+		if got := ScreenReaderClass(name); got != want {
+			t.Errorf("ScreenReaderClass(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
