@@ -41,6 +41,12 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 		{"blocks in a list item", `<p>` + filler + `</p><ul><li><div>Helmet Style: <div> Skate / BMX </div></div><div>Weight: <div>0.97 lbs</div></div></li>` +
 			`<li>The<b> new</b> model</li></ul>`,
 			[]string{"Helmet Style: Skate / BMX", "The new model"}, []string{"Style:Skate", "Thenew"}},
+		// A link around an emphasis in a list item: the item's elements
+		// are rewired as siblings, and the link's tail came before the
+		// emphasis's words ("ahead of on the chart.Adarius Taylor").
+		{"a linked emphasis in a list item", `<p>` + filler + `</p><ul><li><a href="/p/st">Sione Takitaki</a> played six snaps, ahead of ` +
+			`<a href="/p/at"><strong><em>Adarius</em> Taylor</strong></a> on the depth chart.</li></ul>`,
+			[]string{"Sione Takitaki played six snaps, ahead of Adarius Taylor on the depth chart."}, []string{"chart.Adarius", "of on"}},
 	}
 	u, _ := url.Parse("https://example.com/story/food")
 	for _, tt := range tests {

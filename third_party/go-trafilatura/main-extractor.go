@@ -97,8 +97,18 @@ func addSubElement(newChildElement, subElement, processedSubChild *html.Node) *h
 }
 
 // processNestedElement iterates through an element child and rewire its descendants.
+//
+// The descendants become siblings under newChildElement, each with its
+// own text and tail. An element that holds elements (a link around a
+// <strong>) has its tail after their words: the tail waits (pending) until
+// its last descendant is rewired. v1.12.2 gave the element its tail at
+// once, and the words inside came after it: "ahead of <a><strong>Adarius
+// Taylor</strong></a> on the chart." read "ahead of on the chart.Adarius
+// Taylor", and with links kept, a linked name in a list item moved to
+// the item's end.
 func processNestedElement(child, newChildElement *html.Node, cache *lru.Cache, opts Options) {
 	etree.SetText(newChildElement, etree.Text(child))
+	pending := map[*html.Node][]string{} // a last descendant → the tails that follow it
 	for _, subElement := range etree.IterDescendants(child) {
 		if inMap(dom.TagName(subElement), mapXmlListTags) {
 			processedSubChild := handleLists(subElement, cache, opts)
@@ -108,11 +118,58 @@ func processNestedElement(child, newChildElement *html.Node, cache *lru.Cache, o
 		} else {
 			processedSubChild := handleTextNode(subElement, cache, false, false, opts)
 			if processedSubChild != nil {
-				addSubElement(newChildElement, subElement, processedSubChild)
+				added := addSubElement(newChildElement, subElement, processedSubChild)
+				if last := lastDescendant(subElement); last != nil {
+					// Inner elements come later in document order: their
+					// tails go before this one's.
+					pending[last] = append(pending[last], etree.Tail(added))
+					etree.SetTail(added, "")
+				}
 			}
+		}
+		if tails := pending[subElement]; len(tails) > 0 {
+			appendTail(newChildElement, tails)
+			delete(pending, subElement)
 		}
 		subElement.Data = "done"
 	}
+}
+
+// lastDescendant returns the last element inside n in document order,
+// or nil when n holds no element.
+func lastDescendant(n *html.Node) *html.Node {
+	var last *html.Node
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		if c.Type == html.ElementNode {
+			last = c
+			break
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	if deeper := lastDescendant(last); deeper != nil {
+		return deeper
+	}
+	return last
+}
+
+// appendTail adds tails, innermost element's first, after the last
+// element under parent (or to parent's text when it has none).
+func appendTail(parent *html.Node, tails []string) {
+	var text string
+	for i := len(tails) - 1; i >= 0; i-- {
+		text += tails[i]
+	}
+	if text == "" {
+		return
+	}
+	if children := dom.Children(parent); len(children) > 0 {
+		last := children[len(children)-1]
+		etree.SetTail(last, etree.Tail(last)+text)
+		return
+	}
+	etree.SetText(parent, etree.Text(parent)+text)
 }
 
 // isTextElement checks if the element contains text.
