@@ -47,6 +47,12 @@ func TestTrafilaturaLineBreaks(t *testing.T) {
 		{"a linked emphasis in a list item", `<p>` + filler + `</p><ul><li><a href="/p/st">Sione Takitaki</a> played six snaps, ahead of ` +
 			`<a href="/p/at"><strong><em>Adarius</em> Taylor</strong></a> on the depth chart.</li></ul>`,
 			[]string{"Sione Takitaki played six snaps, ahead of Adarius Taylor on the depth chart."}, []string{"chart.Adarius", "of on"}},
+		// The same walk rewires a quotation's elements (an embedded
+		// post: the attribution after its paragraph came first, and a
+		// link's trimmed tail glued it to the next word).
+		{"an embedded post", `<p>` + filler + `</p><blockquote><p>The <a href="/t/browns">#Browns</a> highest-graded player was Joe Schobert.</p>` +
+			`— PFF Browns (@PFF_Browns) <a href="/s/1">November 15, 2019</a></blockquote>`,
+			[]string{"#Browns highest-graded player was Joe Schobert.— PFF Browns"}, []string{"(@PFF_Browns)#Browns", "(@PFF_Browns)The"}},
 	}
 	u, _ := url.Parse("https://example.com/story/food")
 	for _, tt := range tests {

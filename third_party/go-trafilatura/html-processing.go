@@ -382,14 +382,22 @@ func processNode(element *html.Node, cache *lru.Cache, opts Options) *html.Node 
 		return nil
 	}
 
-	// Trim
+	// Trim. An inline element's tail keeps one space at an end that had
+	// whitespace (webgate's change, as in handleTextNode): a quotation's
+	// and a table cell's elements are rewired as siblings, and trimmed
+	// their links were glued to the words after them
+	// ("#Brownshighest-graded").
+	rawTail := tail
 	text, tail = trim(text), trim(tail)
+	if tail != "" && (inMap(tagName, mapXmlHiTags) || inMap(tagName, mapXmlRefTags)) {
+		tail = trimKeepEdges(rawTail)
+	}
 	etree.SetText(element, text)
 	etree.SetTail(element, tail)
 
 	// Adapt content string
 	if !inMap(tagName, mapXmlLbTags) && text == "" && tail != "" {
-		text, tail = tail, ""
+		text, tail = trim(tail), ""
 		etree.SetText(element, text)
 		etree.SetTail(element, tail)
 	}

@@ -108,7 +108,7 @@ func addSubElement(newChildElement, subElement, processedSubChild *html.Node) *h
 // the item's end.
 func processNestedElement(child, newChildElement *html.Node, cache *lru.Cache, opts Options) {
 	etree.SetText(newChildElement, etree.Text(child))
-	pending := map[*html.Node][]string{} // a last descendant → the tails that follow it
+	tails := heldTails{}
 	for _, subElement := range etree.IterDescendants(child) {
 		if inMap(dom.TagName(subElement), mapXmlListTags) {
 			processedSubChild := handleLists(subElement, cache, opts)
@@ -118,20 +118,41 @@ func processNestedElement(child, newChildElement *html.Node, cache *lru.Cache, o
 		} else {
 			processedSubChild := handleTextNode(subElement, cache, false, false, opts)
 			if processedSubChild != nil {
-				added := addSubElement(newChildElement, subElement, processedSubChild)
-				if last := lastDescendant(subElement); last != nil {
-					// Inner elements come later in document order: their
-					// tails go before this one's.
-					pending[last] = append(pending[last], etree.Tail(added))
-					etree.SetTail(added, "")
-				}
+				tails.hold(subElement, addSubElement(newChildElement, subElement, processedSubChild))
 			}
 		}
-		if tails := pending[subElement]; len(tails) > 0 {
-			appendTail(newChildElement, tails)
-			delete(pending, subElement)
-		}
+		tails.release(subElement, newChildElement)
 		subElement.Data = "done"
+	}
+}
+
+// heldTails holds the tails of elements that hold elements while a walk
+// rewires an element's descendants as siblings (processNestedElement,
+// handleQuotes, a table cell in handleTable), keyed by the last element
+// inside each: an element's tail follows the words inside it, so it waits
+// until that element is rewired, and then follows it.
+type heldTails map[*html.Node][]string
+
+// hold takes the tail of added, the rewired copy of orig, to wait for
+// orig's last descendant, when orig holds elements.
+func (h heldTails) hold(orig, added *html.Node) {
+	if added == nil {
+		return
+	}
+	if last := lastDescendant(orig); last != nil {
+		// Inner elements come later in document order: their tails go
+		// before this one's (appendTail reverses).
+		h[last] = append(h[last], etree.Tail(added))
+		etree.SetTail(added, "")
+	}
+}
+
+// release puts the tails waiting for orig after the last element under
+// parent.
+func (h heldTails) release(orig, parent *html.Node) {
+	if tails := h[orig]; len(tails) > 0 {
+		appendTail(parent, tails)
+		delete(h, orig)
 	}
 }
 
@@ -178,12 +199,14 @@ func isTextElement(element *html.Node) bool {
 }
 
 // defineNewElement creates a new sub-element if necessary.
-func defineNewElement(processedElement, originalElement *html.Node) {
-	if processedElement != nil {
-		childElement := etree.SubElement(originalElement, dom.TagName(processedElement))
-		etree.SetText(childElement, etree.Text(processedElement))
-		etree.SetTail(childElement, etree.Tail(processedElement))
+func defineNewElement(processedElement, originalElement *html.Node) *html.Node {
+	if processedElement == nil {
+		return nil
 	}
+	childElement := etree.SubElement(originalElement, dom.TagName(processedElement))
+	etree.SetText(childElement, etree.Text(processedElement))
+	etree.SetTail(childElement, etree.Tail(processedElement))
+	return childElement
 }
 
 // handleLists process lists elements including their descendants.
@@ -295,9 +318,11 @@ func handleQuotes(element *html.Node, cache *lru.Cache, opts Options) *html.Node
 	}
 
 	processedElement := etree.Element(dom.TagName(element))
+	tails := heldTails{}
 	for _, child := range etree.Iter(element) {
 		processedChild := processNode(child, cache, opts)
-		defineNewElement(processedChild, processedElement)
+		tails.hold(child, defineNewElement(processedChild, processedElement))
+		tails.release(child, processedElement)
 		child.Data = "done"
 	}
 
@@ -500,6 +525,7 @@ func handleTable(tableElement *html.Node, potentialTags map[string]struct{}, cac
 				etree.SetTail(newChildElem, etree.Tail(subElement))
 				subElement.Data = "done"
 
+				tails := heldTails{}
 				for _, child := range etree.IterDescendants(subElement) {
 					childTag := dom.TagName(child)
 
@@ -517,7 +543,8 @@ func handleTable(tableElement *html.Node, potentialTags map[string]struct{}, cac
 					}
 
 					// Add child element to processed_element
-					defineNewElement(processedSubChild, newChildElem)
+					tails.hold(child, defineNewElement(processedSubChild, newChildElem))
+					tails.release(child, newChildElem)
 					child.Data = "done"
 				}
 			}
