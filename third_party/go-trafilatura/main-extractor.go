@@ -100,8 +100,8 @@ func addSubElement(newChildElement, subElement, processedSubChild *html.Node) *h
 //
 // The descendants become siblings under newChildElement, each with its
 // own text and tail. An element that holds elements (a link around a
-// <strong>) has its tail after their words: the tail waits (pending) until
-// its last descendant is rewired. v1.12.2 gave the element its tail at
+// <strong>) has its tail after their words: the tail waits (heldTails)
+// until its last descendant is rewired. v1.12.2 gave the element its tail at
 // once, and the words inside came after it: "ahead of <a><strong>Adarius
 // Taylor</strong></a> on the chart." read "ahead of on the chart.Adarius
 // Taylor", and with links kept, a linked name in a list item moved to

@@ -536,9 +536,10 @@ func ScreenReaderClass(c string) bool {
 	return false
 }
 
-// srPrefixed are the names of srOnly a prefix keeps their sense, and
-// "sronly" (lowered "srOnly"); not "vh", "offscreen" or "hidden-visually",
-// which end other names ("menu-offscreen", an off-canvas menu).
+// srPrefixed are the names of srOnly that keep their sense after a
+// prefix, and "sronly" (XenForo's "srOnly", lowered); not "vh",
+// "offscreen" or "hidden-visually", which end other names
+// ("menu-offscreen", an off-canvas menu).
 var srPrefixed = []string{"sr-only", "sronly", "visually-hidden", "visuallyhidden", "screen-reader-text",
 	"screen-reader-only", "screenreader-only", "show-for-sr", "element-invisible", "a11y-hidden"}
 

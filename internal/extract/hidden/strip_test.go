@@ -313,7 +313,7 @@ func TestScreenReaderClass(t *testing.T) {
 		"sr-only": true, "visually-hidden": true, "element-invisible": true, "accesshide": true,
 		"usa-sr-only": true, "govuk-visually-hidden": true, "u-srOnly": true, "is-srOnly": true, "wt-cli-sr-only": true,
 		"pipf-zoom-image__sr-only": true,
-		"focus:not-sr-only": false, "not-sr-only": false, "md:sr-only": false, "menu-offscreen": false,
+		"focus:not-sr-only":        false, "not-sr-only": false, "md:sr-only": false, "menu-offscreen": false,
 		"sr-only-focusable": false, "usersr-only": false, "content": false,
 	} {
 		if got := ScreenReaderClass(name); got != want {
