@@ -323,7 +323,7 @@ func skipLink(n *html.Node) bool {
 
 // wordsBeside reports a text node with a letter or a digit.
 func wordsBeside(n *html.Node) bool {
-	return n != nil && n.Type == html.TextNode && strings.IndexFunc(n.Data, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	return n != nil && n.Type == html.TextNode && strings.ContainsFunc(n.Data, wordChar)
 }
 
 // skipPhrase matches the words of a skip link, in English and in the
