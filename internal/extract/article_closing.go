@@ -80,7 +80,8 @@ func addClosing(doc, read *html.Node) {
 scan:
 	for _, b := range after {
 		w := wordCount(b)
-		list, inList := storyList(b), listOf(b)
+		inList := listOf(b)
+		list := textList(inList) // storyList(b)
 		switch {
 		case card != nil && hasAncestorNode(b, card):
 			// The rest of the card.

@@ -189,8 +189,11 @@ const minContentsLinks = 3
 // paragraph, list and heading in a wrapper of its own) lose their
 // opening at such a list when every class name is hashed; addOpening
 // passes over it only on its way to a paragraph of the story above it.
-func storyList(b *html.Node) *html.Node {
-	list := listOf(b)
+func storyList(b *html.Node) *html.Node { return textList(listOf(b)) }
+
+// textList returns list when it is text rather than links (at most half
+// its words a link's), else nil.
+func textList(list *html.Node) *html.Node {
 	if list == nil || linkWords(list)*2 > wordCount(list) {
 		return nil
 	}
