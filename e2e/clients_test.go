@@ -347,6 +347,13 @@ func checkModelSaw(t *testing.T, c clientCase, base string, offered map[string]s
 	if strings.Contains(fetch, "Copyright nobody") {
 		t.Errorf("web_fetch kept the page footer; extraction did not run")
 	}
+	// A skip link and screen-reader text (a design system's prefixed
+	// name) are no words of the page a sighted reader sees.
+	for _, w := range []string{"Skip to main content", "SCREEN-READER-ONLY"} {
+		if strings.Contains(fetch, w) {
+			t.Errorf("web_fetch result the model received keeps %q", w)
+		}
+	}
 	for _, b := range c.builtins {
 		desc, ok := offered[b]
 		on := ok && !strings.Contains(desc, searchDescPrefix) && !strings.Contains(desc, fetchDescPrefix)

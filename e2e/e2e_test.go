@@ -38,6 +38,8 @@ const page = `<!doctype html><html><head><title>Webgate test page</title></head>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <article><h1>Webgate test page</h1>
 <p>The first paragraph explains what this page is about, at some length, so that extraction keeps it.</p>
+<p class="usa-sr-only">SCREEN-READER-ONLY label for assistive technology.</p>
+<p><a class="skip-link" href="#second">Skip to main content</a></p>
 <p>The second paragraph carries the marker <button class="glossary-term">SECOND-PART</button> so the test can see paging work.</p>
 </article><footer>Copyright nobody</footer></body></html>`
 
