@@ -46,6 +46,10 @@ var (
 	// web_fetch strips hidden content before extraction by default
 	// (guard.content.strip_hidden); `webgate extract` only with
 	// --strip-hidden.
+	// Pages written before HTML5 mark their parts with <div> and class
+	// names only; a rule that leans on <article>, <main> or <nav> is
+	// blind on them.
+	evalHTML4       = flag.Bool("eval.html4", false, "TestEval: rewrite HTML5's sectioning elements (article, main, nav, header, footer, aside, section, figure, figcaption) as a <div> of that class and drop ARIA roles, as pages written before HTML5 come")
 	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
@@ -75,6 +79,34 @@ func anonymous(body []byte) []byte {
 		}
 		return slices.Concat(sub[1], []byte{'"'}, bytes.TrimSpace(out), []byte{'"'})
 	})
+}
+
+// html4Open and html4Close are an HTML5 sectioning element's start and
+// end tags, html4Class a class attribute and html4Role an ARIA role.
+var (
+	html4Open  = regexp.MustCompile(`(?i)<(article|main|nav|header|footer|aside|section|figure|figcaption)(\s[^>]*)?>`)
+	html4Close = regexp.MustCompile(`(?i)</(article|main|nav|header|footer|aside|section|figure|figcaption)\s*>`)
+	html4Class = regexp.MustCompile(`(?i)\sclass\s*=\s*("|')`)
+	html4Role  = regexp.MustCompile(`(?i)\srole\s*=\s*("[^"]*"|'[^']*')`)
+)
+
+// html4 returns a page's HTML as a page written before HTML5 would have
+// it. HTML5 named its sectioning elements after the class names pages
+// used most (header, footer, nav, article, aside, section; Google's 2005
+// survey of class names informed the choice), so each becomes a <div>
+// that carries its name as its first class, its other attributes kept.
+// ARIA's landmark roles came later still, and go.
+func html4(body []byte) []byte {
+	body = html4Close.ReplaceAll(body, []byte("</div>"))
+	body = html4Open.ReplaceAllFunc(body, func(m []byte) []byte {
+		sub := html4Open.FindSubmatch(m)
+		name, attrs := strings.ToLower(string(sub[1])), sub[2]
+		if loc := html4Class.FindIndex(attrs); loc != nil {
+			return slices.Concat([]byte("<div"), attrs[:loc[1]], []byte(name+" "), attrs[loc[1]:], []byte(">"))
+		}
+		return slices.Concat([]byte(`<div class="`+name+`"`), attrs, []byte(">"))
+	})
+	return html4Role.ReplaceAll(body, nil)
 }
 
 // undeclared returns a page's HTML without the declarations that tell
@@ -676,6 +708,9 @@ func TestEval(t *testing.T) {
 		}
 		if *evalAnonymous {
 			p.body = anonymous(p.body)
+		}
+		if *evalHTML4 {
+			p.body = html4(p.body)
 		}
 		pages = append(pages, p)
 	}
