@@ -437,7 +437,11 @@ func hasBlockChild(n *html.Node) bool {
 // furniture, although they contain a furniture word: "layout-sidebar-left"
 // and "row-offcanvas" wrap the sidebar and the content together,
 // "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
-// "hidden-xs" hides only on small screens.
+// "hidden-xs" hides only on small screens. Drupal marks every field
+// whose label it does not print "field--label-hidden" (Drupal 7:
+// "field-label-hidden"; "field--label-visually_hidden" for a label kept
+// for screen readers): the label is hidden, the field is the text, often
+// the story's standfirst or body.
 func layoutName(ws []string) bool {
 	if len(ws) < 2 {
 		return false
@@ -451,6 +455,8 @@ func layoutName(ws []string) bool {
 		case w == "hidden" && breakpoints[ws[i+1]]:
 			return true
 		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result" || ws[i+1] == "page"):
+			return true
+		case w == "label" && (ws[i+1] == "hidden" || ws[i+1] == "visually"):
 			return true
 		case w == "row" && ws[i+1] == "offcanvas":
 			return true // Bootstrap's off-canvas layout row holds the content too

@@ -57,6 +57,11 @@ func TestFurnitureNames(t *testing.T) {
 		{"overflow-hidden", false},
 		{"relative overflow-x-hidden", false},
 		{"hidden-xs", false},
+		// Drupal's fields whose label is not printed: the field shows.
+		{"field field--name-field-standfirst field--type-string-long field--label-hidden field__items", false},
+		{"field field-name-field-summary field-label-hidden", false},
+		{"field field--name-field-subtitle field--label-visually_hidden", false},
+		{"field--name-field-share field--label-hidden share-links", true},
 		{"search-results", false},
 		{"search-page-wrapper", false},
 		{"row row-offcanvas row-offcanvas-left", false},
