@@ -437,7 +437,8 @@ func hasBlockChild(n *html.Node) bool {
 // furniture, although they contain a furniture word: "layout-sidebar-left"
 // and "row-offcanvas" wrap the sidebar and the content together,
 // "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
-// "hidden-xs" hides only on small screens. Drupal marks every field
+// "hidden-xs" hides only on small screens (as "hidden-900" does below
+// 900 pixels). Drupal marks every field
 // whose label it does not print "field--label-hidden" (Drupal 7:
 // "field-label-hidden"; "field--label-visually_hidden" for a label kept
 // for screen readers): the label is hidden, the field is the text, often
@@ -452,7 +453,14 @@ func layoutName(ws []string) bool {
 	}
 	for i, w := range ws[:len(ws)-1] {
 		switch {
-		case w == "hidden" && breakpoints[ws[i+1]]:
+		case (w == "overflow" || strings.HasSuffix(w, ":overflow")) && overflowValues[ws[i+1]]:
+			// A CSS utility behind a design system's prefix or a
+			// breakpoint ("vds-overflow_hidden", "md:overflow-x-hidden").
+			return true
+		case w == "hidden" && (breakpoints[ws[i+1]] || strings.ContainsAny(ws[i+1], "0123456789")):
+			// "hidden-900" hides below a width; "hidden-1rq27kw" is a
+			// generated media-query class that hides one of a page's
+			// copies rendered per screen size (Fresnel's SSR variants).
 			return true
 		case w == "search" && (ws[i+1] == "results" || ws[i+1] == "result" || ws[i+1] == "page"):
 			return true
@@ -464,5 +472,7 @@ func layoutName(ws []string) bool {
 	}
 	return false
 }
+
+var overflowValues = wordSet(`hidden x y auto clip scroll`)
 
 var breakpoints = wordSet(`xs sm md lg xl xxl mobile tablet desktop`)

@@ -57,6 +57,11 @@ func TestFurnitureNames(t *testing.T) {
 		{"overflow-hidden", false},
 		{"relative overflow-x-hidden", false},
 		{"hidden-xs", false},
+		{"hidden-900", false},
+		{"ssr-variant hidden-bnz77l hidden-1rq27kw", false},
+		{"vds-box vds-overflow_hidden", false},
+		{"relative md:overflow-x-hidden", false},
+		{"hidden-notice", true},
 		// Drupal's fields whose label is not printed: the field shows.
 		{"field field--name-field-standfirst field--type-string-long field--label-hidden field__items", false},
 		{"field field-name-field-summary field-label-hidden", false},
