@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -438,7 +439,8 @@ func hasBlockChild(n *html.Node) bool {
 // and "row-offcanvas" wrap the sidebar and the content together,
 // "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
 // "hidden-xs" hides only on small screens (as "hidden-900" does below
-// 900 pixels). Drupal marks every field
+// 900 pixels), "side-by-side" sets two columns, "icon-side-right" places
+// an icon, and an accordion's "drawer" or "dropdown" is its panel. Drupal marks every field
 // whose label it does not print "field--label-hidden" (Drupal 7:
 // "field-label-hidden"; "field--label-visually_hidden" for a label kept
 // for screen readers): the label is hidden, the field is the text, often
@@ -466,12 +468,21 @@ func layoutName(ws []string) bool {
 			return true
 		case w == "label" && (ws[i+1] == "hidden" || ws[i+1] == "visually"):
 			return true
+		case w == "side" && ws[i+1] == "by":
+			return true // "side-by-side" lays out two columns
+		case placedParts[w] && ws[i+1] == "side":
+			return true // "kt-accodion-icon-side-right" places an icon
+		case w == "accordion" && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == "drawer" || v == "dropdown" }):
+			return true // an accordion's panel ("accordion-item__dropdown") is its text
 		case w == "row" && ws[i+1] == "offcanvas":
 			return true // Bootstrap's off-canvas layout row holds the content too
 		}
 	}
 	return false
 }
+
+// placedParts are parts of a component whose side a name places.
+var placedParts = wordSet(`icon image img media btn button text`)
 
 var overflowValues = wordSet(`hidden x y auto clip scroll`)
 

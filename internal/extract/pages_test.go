@@ -62,6 +62,12 @@ func TestFurnitureNames(t *testing.T) {
 		{"vds-box vds-overflow_hidden", false},
 		{"relative md:overflow-x-hidden", false},
 		{"hidden-notice", true},
+		{"blog-item-wrapper blog-side-by-side-item-wrapper", false},
+		{"kt-accordion-wrap kt-accodion-icon-side-right", false},
+		{"mntl-sc-block-accordion_drawer", false},
+		{"accordion-item__dropdown", false},
+		{"accordion-menu", true},
+		{"side-menu", true},
 		// Drupal's fields whose label is not printed: the field shows.
 		{"field field--name-field-standfirst field--type-string-long field--label-hidden field__items", false},
 		{"field field-name-field-summary field-label-hidden", false},
