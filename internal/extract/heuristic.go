@@ -280,7 +280,25 @@ func isFurniture(n *html.Node) bool {
 		// hold an <h1> on content pages, or hold it inside a logo link.
 		return !holdsH1(n)
 	}
-	return isBoilerRole(n) || looksBoiler(n) || screenReaderOnly(n)
+	return isBoilerRole(n) || looksBoiler(n) || screenReaderOnly(n) || siteHeader(n) && !holdsH1(n)
+}
+
+// siteHeader reports an element named as the page's header, as pages
+// before HTML5 named it (<div id="header">, "site-header"): the <header>
+// of those pages, judged as isFurniture judges that.
+func siteHeader(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Namespace != "" || a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
+			switch name {
+			case "header", "site-header", "siteheader", "site_header", "global-header", "globalheader", "top-header", "topheader", "page-top":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // screenReaderOnly reports text hidden from the eye by a utility class:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // parsePage parses a small HTML page for the rule tests below.
@@ -722,4 +723,25 @@ func FuzzCompareTokens(f *testing.F) {
 			t.Fatalf("compareTokens(%q) = %q, want wordTokens' %q", s, got, wordTokens(s))
 		}
 	})
+}
+
+// TestSiteHeader checks that an element named as the page's header, as
+// pages before HTML5 name it, is furniture as a <header> is: unless it
+// holds the page's <h1>.
+func TestSiteHeader(t *testing.T) {
+	for _, tc := range []struct {
+		html      string
+		furniture bool
+	}{
+		{`<div id="header"><a href="/"><img alt="Logo"></a><ul><li><a href="/news">News</a></li></ul></div>`, true},
+		{`<div class="site-header clearfix"><a href="/">Home</a> <a href="/about">About</a></div>`, true},
+		{`<div class="header"><h1>The story's headline</h1><p>By A. Writer</p></div>`, false},
+		{`<div class="card-header">Opening hours</div>`, false},
+		{`<div id="article-header">Dated 4 May</div>`, false},
+	} {
+		n := findFirst(parseFragment(t, tc.html), func(n *html.Node) bool { return isElem(n, atom.Div) })
+		if got := isFurniture(n); got != tc.furniture {
+			t.Errorf("isFurniture(%s) = %v, want %v", tc.html, got, tc.furniture)
+		}
+	}
 }
