@@ -311,7 +311,9 @@ const maxHeadlineLeads = 3
 // under the page's headline: the first h1 or h2 that repeats the title
 // (repeatsTitle, as dropTitle reads it). A paragraph is a line of
 // minHeadlineLeadWords words or more outside figures, lists, headers,
-// asides and the boxes of leadFurnitureWords, among the
+// asides, footers and the boxes of leadFurnitureWords (a short story's
+// next lines of that length may be the site footer's address and
+// disclaimer), among the
 // maxHeadlineBlocks lines after the headline and inside the <article>
 // that holds it, if one does. Nil when no heading is the headline.
 func headlineLeads(doc *html.Node, title string) []string {
@@ -334,7 +336,7 @@ func headlineLeads(doc *html.Node, title string) []string {
 	var leads []string
 	b := nextTextBlock(h)
 	for i := 0; b != nil && i < maxHeadlineBlocks && len(leads) < maxHeadlineLeads && (scope == nil || hasAncestorNode(b, scope)); i++ {
-		if countWords(textOf(b)) >= minHeadlineLeadWords && !inFurniture(b) && !namedAround(b, leadFurnitureWords) {
+		if countWords(textOf(b)) >= minHeadlineLeadWords && !inFurniture(b) && !hasAncestor(b, atom.Footer) && !namedAround(b, leadFurnitureWords) {
 			leads = append(leads, collapseSpace(textOf(b)))
 		}
 		b = nextTextBlock(b)
@@ -436,7 +438,7 @@ const minHeadlineLeadWords = 20
 
 // leadFurnitureWords name the boxes set between a headline and its
 // story: the writer's and the editor's bios, a disclosure.
-var leadFurnitureWords = wordSet(`author authors bio byline disclosure disclaimer affiliate`)
+var leadFurnitureWords = wordSet(`author authors bio byline disclosure disclaimer affiliate footer`)
 
 // namedAround reports an ancestor of n whose class/id words meet words.
 func namedAround(n *html.Node, words map[string]bool) bool {

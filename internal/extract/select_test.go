@@ -278,3 +278,21 @@ func TestDescriptionNet(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadlineLeadsFooter checks that the paragraphs under a short
+// story's headline stop at the page's footer, named or a <footer>: its
+// address and disclaimer are no lead of the story.
+func TestHeadlineLeadsFooter(t *testing.T) {
+	story := `<h1>Best Practices for Vehicle Rentals</h1><p>A good risk management safety program requires proper screening of prospective renters to ensure that only qualified drivers operate your vehicles.</p>`
+	disclaimer := `<p>This material is not intended to replace the advice of a qualified advisor. Information has been obtained from sources believed to be reliable and is for information only.</p>`
+	for name, footer := range map[string]string{
+		"named":   `<div class="l-footer" id="page-footer">` + disclaimer + `</div>`,
+		"element": `<footer>` + disclaimer + `</footer>`,
+	} {
+		doc := parsePage(t, `<html><head><title>Best Practices for Vehicle Rentals | Example Insurance</title></head><body><div class="l-main">`+story+`</div>`+footer+`</body></html>`)
+		leads := headlineLeads(doc, "Best Practices for Vehicle Rentals | Example Insurance")
+		if len(leads) != 1 || !strings.HasPrefix(leads[0], "A good risk management") {
+			t.Errorf("%s: leads %q, want the story's paragraph alone", name, leads)
+		}
+	}
+}
