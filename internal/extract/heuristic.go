@@ -288,18 +288,19 @@ func isFurniture(n *html.Node) bool {
 // of those pages, judged as isFurniture judges that.
 func siteHeader(n *html.Node) bool {
 	for _, a := range n.Attr {
-		if a.Namespace != "" || a.Key != "class" && a.Key != "id" {
+		if a.Namespace != "" || a.Key != "class" && a.Key != "id" || !containsFold(a.Val, "header") {
 			continue
 		}
-		for _, name := range strings.Fields(strings.ToLower(a.Val)) {
-			switch name {
-			case "header", "site-header", "siteheader", "site_header", "global-header", "globalheader", "top-header", "topheader", "page-top":
+		for tok := range strings.FieldsSeq(a.Val) {
+			if siteHeaderNames[strings.ToLower(tok)] {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+var siteHeaderNames = wordSet(`header site-header siteheader site_header global-header globalheader top-header topheader`)
 
 // screenReaderOnly reports text hidden from the eye by a utility class:
 // kept for screen readers (hidden.ScreenReaderClass: "visuallyhidden",
@@ -453,16 +454,21 @@ func hasBlockChild(n *html.Node) bool {
 
 // layoutName reports whether the words of one class token (or id) name
 // the page's arrangement or a CSS utility rather than a piece of
-// furniture, although they contain a furniture word: "layout-sidebar-left"
-// and "row-offcanvas" wrap the sidebar and the content together,
-// "search-results" and "search-page" hold a listing's items, "overflow-hidden" clips rather than hides, and
-// "hidden-xs" hides only on small screens (as "hidden-900" does below
-// 900 pixels), "side-by-side" sets two columns, "icon-side-right" places
-// an icon, and an accordion's "drawer" or "dropdown" is its panel. Drupal marks every field
-// whose label it does not print "field--label-hidden" (Drupal 7:
-// "field-label-hidden"; "field--label-visually_hidden" for a label kept
-// for screen readers): the label is hidden, the field is the text, often
-// the story's standfirst or body.
+// furniture, although they contain a furniture word:
+//   - "layout-sidebar-left" and "row-offcanvas" wrap the sidebar and the
+//     content together, and "side-by-side" sets two columns;
+//   - "search-results" and "search-page" hold a listing's items;
+//   - "overflow-hidden" clips rather than hides, also behind a prefix or
+//     a variant ("vds-overflow_hidden", "md:overflow-x-hidden");
+//   - "hidden-xs" hides only on small screens, "hidden-900" below 900
+//     pixels;
+//   - "icon-side-right" places an icon, and an accordion's "drawer" or
+//     "dropdown" is its panel;
+//   - Drupal marks every field whose label it does not print
+//     "field--label-hidden" (Drupal 7: "field-label-hidden";
+//     "field--label-visually_hidden" for a label kept for screen
+//     readers): the label is hidden, and the field is the text, often
+//     the story's standfirst or body.
 func layoutName(ws []string) bool {
 	if len(ws) < 2 {
 		return false

@@ -437,7 +437,8 @@ func proseTokens(n *html.Node) string {
 const minHeadlineLeadWords = 20
 
 // leadFurnitureWords name the boxes set between a headline and its
-// story: the writer's and the editor's bios, a disclosure.
+// story: the writer's and the editor's bios, a disclosure; and the
+// page's footer, which follows a short story.
 var leadFurnitureWords = wordSet(`author authors bio byline disclosure disclaimer affiliate footer`)
 
 // namedAround reports an ancestor of n whose class/id words meet words.
