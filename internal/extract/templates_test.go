@@ -132,6 +132,13 @@ import (
 //     story, "Lee también", a newsletter box, tags, an author box, cards
 //     under "Te puede interesar" whose links wrap their headings, and
 //     "2 comentarios". (The author box, named by nothing, stays.)
+//   - xhtml-brief: a broker's news brief of two sentences in a Drupal 7
+//     XHTML theme of the 2010s (<div id="header">, "sidebar", "footer";
+//     no HTML5 element), under a footer whose address and disclaimer
+//     outweigh it: readability takes the footer, whose paragraphs were
+//     the next ones under the headline, so no net questioned it. (Its
+//     standfirst, in a field of its own, is left to the reading that
+//     replaces the footer: trafilatura's, which reads the body field.)
 //   - elementor: a blog post built with a page builder (Elementor), each
 //     paragraph group a widget of its own, under a post-info list of
 //     author, date and "3 Comments", with a call-to-action box, share
@@ -772,6 +779,12 @@ func articleTemplates() []templateCase {
 				"Where the silt will go", "The rest comes from the port's reserves and a loan from the county council."},
 			without: []string{"Skip to main content", "Submitted by", "jmorris", "Tags", "Transport", "Environment", "Log in",
 				"Related articles", "New ferry timetable", "Most read", "About us"},
+		},
+		{
+			file: "xhtml-brief.html", url: "http://www.marshvale.example/node/41",
+			with: []string{"The three insurers we place most riverside policies with have agreed to cut the standard flood excess"},
+			without: []string{"Independent advice for homes, farms and small businesses", "Recent news", "Harvest cover for contractors",
+				"14 Market Street", "authorised and regulated by the Financial Conduct Authority", "This material is for general information only"},
 		},
 		{
 			file: "wpcom-de.html", url: "https://kulinariaathome.wordpress.com/2012/12/08/mandelplatzchen/",
