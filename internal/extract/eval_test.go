@@ -43,13 +43,13 @@ var (
 	// "css-53u6y8" and "ArticleBody_x7Yz2": every rule that reads a name
 	// ("related", "share", "author") is blind on them.
 	evalAnonymous = flag.Bool("eval.anonymous", false, "TestEval: replace every class and id value with an opaque hash (equal names stay equal), as sites built with CSS modules or CSS-in-JS ship them")
-	// web_fetch strips hidden content before extraction by default
-	// (guard.content.strip_hidden); `webgate extract` only with
-	// --strip-hidden.
 	// Pages written before HTML5 mark their parts with <div> and class
 	// names only; a rule that leans on <article>, <main> or <nav> is
 	// blind on them.
-	evalHTML4       = flag.Bool("eval.html4", false, "TestEval: rewrite HTML5's sectioning elements (article, main, nav, header, footer, aside, section, figure, figcaption) as a <div> of that class and drop ARIA roles, as pages written before HTML5 come")
+	evalHTML4 = flag.Bool("eval.html4", false, "TestEval: rewrite HTML5's sectioning elements (article, main, nav, header, footer, aside, section, figure, figcaption) as a <div> of that class and drop ARIA roles, as pages written before HTML5 come")
+	// web_fetch strips hidden content before extraction by default
+	// (guard.content.strip_hidden); `webgate extract` only with
+	// --strip-hidden.
 	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
@@ -732,6 +732,24 @@ func TestEval(t *testing.T) {
 		}
 		if err := os.WriteFile(*evalOut, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestHTML4 checks -eval.html4's rewrite: each sectioning element a
+// <div> whose first class is its name, its other attributes kept, roles
+// gone, and other elements (a custom <headers>) untouched.
+func TestHTML4(t *testing.T) {
+	for in, want := range map[string]string{
+		`<header id="top">a</header>`:                    `<div class="header" id="top">a</div>`,
+		`<NAV class='menu main'>b</NAV >`:                `<div class='nav menu main'>b</div>`,
+		`<main role="main" class="c">c</main>`:           `<div class="main c">c</div>`,
+		`<section data-x="1">d</section>`:                `<div class="section" data-x="1">d</div>`,
+		`<footer role="contentinfo">e</footer>`:          `<div class="footer">e</div>`,
+		`<headers>f</headers><figcaption>g</figcaption>`: `<headers>f</headers><div class="figcaption">g</div>`,
+	} {
+		if got := string(html4([]byte(in))); got != want {
+			t.Errorf("html4(%s) = %s, want %s", in, got, want)
 		}
 	}
 }
