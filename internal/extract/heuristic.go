@@ -205,7 +205,8 @@ func cleanedPage(doc *html.Node) *html.Node {
 // pruneFurniture removes boilerplate elements under root. An element that
 // holds more than half the page's words is never removed by class or
 // landmark alone: themes put "sidebar" or "nav" in wrapper classes.
-// Overlays and the site footer (isOverlay) go at any size.
+// Overlays and the site footer (isOverlay) go at any size, and so does a
+// site header that is all menu (headerMenu).
 func pruneFurniture(root *html.Node, total int) {
 	panels := hidden.FindPanels(root)
 	var walk func(n *html.Node, sectioned bool)
@@ -218,7 +219,7 @@ func pruneFurniture(root *html.Node, total int) {
 			case html.ElementNode:
 				if dropAlways[c.DataAtom] || isHidden(c) && !revealedLater(c, panels) && !(displayNone(c) && wordCount(c)*2 >= total) {
 					n.RemoveChild(c)
-				} else if isFurniture(c) && wordCount(c)*2 < total || isOverlay(c, sectioned) {
+				} else if isFurniture(c) && (wordCount(c)*2 < total || headerMenu(c)) || isOverlay(c, sectioned) {
 					n.RemoveChild(c)
 				} else {
 					walk(c, sectioned || sectioning[c.DataAtom])
@@ -228,6 +229,16 @@ func pruneFurniture(root *html.Node, total int) {
 		}
 	}
 	walk(root, false)
+}
+
+// headerMenu reports a site header (a <header>, or an element siteHeader
+// names) whose words are nearly all link text: a mega menu, whose entries
+// carry a line of description inside each link, can hold more of the page's
+// words than a short story. A header of prose (a theme's story header) and
+// link lists under other names (a listing in a "sidebar" wrapper) are not
+// judged by it.
+func headerMenu(n *html.Node) bool {
+	return (n.DataAtom == atom.Header || siteHeader(n)) && linkWords(n)*10 >= wordCount(n)*9
 }
 
 // revealedLater reports a hidden element that is the page's content,

@@ -745,3 +745,35 @@ func TestSiteHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestMenuHeader: a site header whose mega menu holds more of the page's
+// words than the story (each entry a link with a line of description in
+// it) is off the cleaned page, whether it is a <header> or named as one
+// before HTML5. A header-named block of prose (a theme's story header) and
+// a link list under another name stay at that size: only the page's
+// header is known to be furniture.
+func TestMenuHeader(t *testing.T) {
+	var menu strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&menu, `<li><a href="/p/%d"><span>Product %d</span><span>Managed service for running workloads at any scale.</span></a></li>`, i, i)
+	}
+	story := `<h1>How the new bridge was built</h1><p>The crews poured the last span in March, two months ahead of the schedule the city set.</p><p>Traffic opens on the first of June.</p>`
+	for _, tc := range []struct {
+		name, body string
+		keep, drop []string
+	}{
+		{"named header", `<div class="content">` + story + `</div><div id="header" class="header"><ul>` + menu.String() + `</ul></div>`,
+			[]string{"last span", "first of June"}, []string{"Managed service", "Product 7"}},
+		{"header element", `<header><ul>` + menu.String() + `</ul></header><div class="content">` + story + `</div>`,
+			[]string{"last span", "first of June"}, []string{"Managed service", "Product 7"}},
+		{"story in a header", `<div class="header rich-text"><h2>Bridge</h2><p>` + strings.Repeat("The crews poured the last span in March. ", 30) + `</p></div><div><p>Traffic opens on the first of June.</p></div>`,
+			[]string{"last span", "first of June"}, nil},
+		{"listing in a sidebar", `<div class="content">` + story + `</div><div class="sidebar-list"><ul>` + menu.String() + `</ul></div>`,
+			[]string{"last span", "Managed service"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`)))
+			checkKeepDrop(t, got, tc.keep, tc.drop)
+		})
+	}
+}
