@@ -298,17 +298,7 @@ func isFurniture(n *html.Node) bool {
 // before HTML5 named it (<div id="header">, "site-header"): the <header>
 // of those pages, judged as isFurniture judges that.
 func siteHeader(n *html.Node) bool {
-	for _, a := range n.Attr {
-		if a.Namespace != "" || a.Key != "class" && a.Key != "id" || !containsFold(a.Val, "header") {
-			continue
-		}
-		for tok := range strings.FieldsSeq(a.Val) {
-			if siteHeaderNames[strings.ToLower(tok)] {
-				return true
-			}
-		}
-	}
-	return false
+	return classOrID(n, siteHeaderNames)
 }
 
 var siteHeaderNames = wordSet(`header site-header siteheader site_header global-header globalheader top-header topheader`)
@@ -343,11 +333,35 @@ func screenReaderOnly(n *html.Node) bool {
 	return false
 }
 
+// mainLandmark returns the page's main content region: its one <main>
+// (or role main) or, on a page that declares none, its one element whose
+// id or class is "main". Pages written before HTML5 named the region so
+// (<div id="main">, <td class="main">); HTML5 named <main> after them.
+// A list so named is a menu, not the region. Two candidates name none.
 func mainLandmark(root *html.Node) *html.Node {
+	if m, n := onlyElement(root, func(n *html.Node) bool {
+		return n.DataAtom == atom.Main || strings.EqualFold(attr(n, "role"), "main")
+	}); n > 0 {
+		return m
+	}
+	m, _ := onlyElement(root, func(n *html.Node) bool {
+		return classOrID(n, mainNames) && !listAtoms[n.DataAtom]
+	})
+	return m
+}
+
+var mainNames = wordSet(`main`)
+
+// listAtoms are the elements a menu is built of.
+var listAtoms = map[atom.Atom]bool{atom.Ul: true, atom.Ol: true, atom.Nav: true, atom.Menu: true, atom.Li: true}
+
+// onlyElement returns the one outermost element under root that match
+// accepts, and how many there are; with more than one it returns nil.
+func onlyElement(root *html.Node, match func(*html.Node) bool) (*html.Node, int) {
 	var found []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && (n.DataAtom == atom.Main || strings.EqualFold(attr(n, "role"), "main")) {
+		if n.Type == html.ElementNode && match(n) {
 			found = append(found, n)
 			return
 		}
@@ -357,9 +371,25 @@ func mainLandmark(root *html.Node) *html.Node {
 	}
 	walk(root)
 	if len(found) == 1 {
-		return found[0]
+		return found[0], 1
 	}
-	return nil
+	return nil, len(found)
+}
+
+// classOrID reports whether one of n's class tokens, or its id, is one of
+// names (lowercase).
+func classOrID(n *html.Node, names map[string]bool) bool {
+	for _, a := range n.Attr {
+		if a.Namespace != "" || a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for tok := range strings.FieldsSeq(a.Val) {
+			if names[strings.ToLower(tok)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pruneLinkLists removes blocks that are nothing but links: menus, tag

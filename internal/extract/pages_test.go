@@ -777,3 +777,34 @@ func TestMenuHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestMainByName: a page before HTML5 names its content region "main"
+// (<div id="main">), and the cleaned page keeps to it as it keeps to
+// <main>: a promotion strip beside it, under a name no furniture rule
+// reads, is not the page's. A <main> outranks the name; two regions so
+// named, or a menu so named, are no region.
+func TestMainByName(t *testing.T) {
+	story := `<h1>How the new bridge was built</h1><p>The crews poured the last span in March, two months ahead of the schedule the city set for them.</p><p>Traffic opens on the first of June, the mayor said.</p>`
+	promo := `<div class="strip"><p>Save twenty percent on every annual plan when you order before Friday at midnight.</p></div>`
+	var menu string
+	for i := range 8 {
+		menu += fmt.Sprintf(`<li><a href="/d/%d">News and reports from district %d of the city</a></li>`, i, i)
+	}
+	for _, tc := range []struct {
+		name, body string
+		keep, drop []string
+	}{
+		{"id main", promo + `<div id="main">` + story + `</div>`, []string{"last span", "first of June"}, []string{"twenty percent"}},
+		{"class main in a table layout", `<table><tr><td>` + promo + `</td><td class="main">` + story + `</td></tr></table>`, []string{"last span"}, []string{"twenty percent"}},
+		{"main element first", promo + `<div id="main"><p>Teaser of another story that runs elsewhere on the site today.</p></div><main>` + story + `</main>`,
+			[]string{"last span"}, []string{"twenty percent", "Teaser of another"}},
+		{"two named main", promo + `<div class="main">` + story + `</div><div class="main"><p>A second column of notes.</p></div>`, []string{"last span", "twenty percent"}, nil},
+		{"menu named main", promo + `<div>` + story + `</div><ul class="main">` + menu + `</ul>`,
+			[]string{"last span", "twenty percent"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`)))
+			checkKeepDrop(t, got, tc.keep, tc.drop)
+		})
+	}
+}
