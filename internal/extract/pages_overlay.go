@@ -14,8 +14,9 @@ var overlayWords = wordSet(`cookie cookies consent gdpr ccpa onetrust cookiebot 
 // isOverlay reports furniture that is never the page at any size: a
 // consent manager or a modal dialog drawn over the page (role dialog or
 // alertdialog, aria-modal), and the site footer (role contentinfo, or a
-// <footer> outside sectioning content; sectioned says whether n is in
-// one). pruneFurniture keeps any element that holds half the page's
+// <footer> outside sectioning content, or an element named as one there:
+// <div id="footer">, "site-footer", as pages before HTML5 marked it;
+// sectioned says whether n is in sectioning content). pruneFurniture keeps any element that holds half the page's
 // words, because themes put furniture words in the class of wrappers; but
 // a consent manager's purpose list or a shop's legal footnotes run to
 // thousands of words, more than a short thread, product or category page,
@@ -84,8 +85,14 @@ func isDialog(n *html.Node) bool {
 }
 
 func overlayRole(n *html.Node, sectioned bool) bool {
-	return isModal(n) || strings.EqualFold(attr(n, "role"), "contentinfo") || n.DataAtom == atom.Footer && !sectioned
+	return isModal(n) || strings.EqualFold(attr(n, "role"), "contentinfo") || (n.DataAtom == atom.Footer || classOrID(n, siteFooterNames)) && !sectioned
 }
+
+// siteFooterNames are the class tokens and ids of a site's footer, as
+// siteHeaderNames are of its header. A card's or a post's footer is
+// named so too, but never holds half the page, where isFurniture
+// already drops it.
+var siteFooterNames = wordSet(`footer site-footer sitefooter site_footer global-footer globalfooter page-footer pagefooter`)
 
 // isModal reports a dialog drawn over the page by its ARIA attributes:
 // the roles dialog and alertdialog, or aria-modal.

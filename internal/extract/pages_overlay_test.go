@@ -7,8 +7,9 @@ import (
 )
 
 // TestOverlayAtAnySize: a consent manager, a modal dialog and the site
-// footer are dropped from the cleaned page even when they hold more words
-// than the page's content; a footer or dialog that holds the <h1> or the
+// footer (a <footer>, or an element named as one before HTML5) are
+// dropped from the cleaned page even when they hold more words than the
+// page's content; a footer or dialog that holds the <h1> or the
 // <main> is kept, and so is an article's own footer.
 func TestOverlayAtAnySize(t *testing.T) {
 	long := func(s string) string { return strings.Repeat(s+" ", 60) }
@@ -25,6 +26,10 @@ func TestOverlayAtAnySize(t *testing.T) {
 			[]string{"two ports"}, []string{"local prices"}},
 		{"site footer", `<div>` + thread + `</div><footer><p>` + long("Financing is subject to credit approval and the terms of the card issuer.") + `</p></footer>`,
 			[]string{"two ports"}, []string{"credit approval"}},
+		{"site footer named before HTML5", `<div>` + thread + `</div><div id="footer" class="clearfix"><p>` + long("Financing is subject to credit approval and the terms of the card issuer.") + `</p></div>`,
+			[]string{"two ports"}, []string{"credit approval"}},
+		{"named footer holding the page", `<div class="site-footer"><h1>Unclosed footer swallows the page</h1><p>` + long("Every word of the story sits in here.") + `</p></div>`,
+			[]string{"Unclosed footer", "story sits"}, nil},
 		{"footer holding the page", `<footer><h1>Unclosed footer swallows the page</h1><p>` + long("Every word of the story sits in here.") + `</p></footer>`,
 			[]string{"Unclosed footer", "story sits"}, nil},
 		{"dialog holding main", `<div role="dialog"><main>` + thread + `<p>` + long("A lightbox app renders its page in a dialog.") + `</p></main></div>`,
