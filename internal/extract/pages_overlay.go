@@ -16,11 +16,12 @@ var overlayWords = wordSet(`cookie cookies consent gdpr ccpa onetrust cookiebot 
 // alertdialog, aria-modal), and the site footer (role contentinfo, or a
 // <footer> outside sectioning content, or an element named as one there:
 // <div id="footer">, "site-footer", as pages before HTML5 marked it;
-// sectioned says whether n is in sectioning content). pruneFurniture keeps any element that holds half the page's
-// words, because themes put furniture words in the class of wrappers; but
-// a consent manager's purpose list or a shop's legal footnotes run to
-// thousands of words, more than a short thread, product or category page,
-// and then they were kept whole. An element holding the page's <h1>, its
+// sectioned says whether n is in sectioning content). pruneFurniture
+// keeps any element that holds half the page's words, because themes put
+// furniture words in the class of wrappers; but a consent manager's
+// purpose list or a shop's legal footnotes run to thousands of words,
+// more than a short thread, product or category page, and then they were
+// kept whole. An element holding the page's <h1>, its
 // <main> or an <article> is not one of them (an unclosed <footer> or a
 // modal wrapper can swallow the page).
 func isOverlay(n *html.Node, sectioned bool) bool {
@@ -89,9 +90,9 @@ func overlayRole(n *html.Node, sectioned bool) bool {
 }
 
 // siteFooterNames are the class tokens and ids of a site's footer, as
-// siteHeaderNames are of its header. A card's or a post's footer is
-// named so too, but never holds half the page, where isFurniture
-// already drops it.
+// siteHeaderNames are of its header. A card's or a post's footer may be
+// named so too; it holds far less than half the page, and isFurniture
+// drops it at that size anyway.
 var siteFooterNames = wordSet(`footer site-footer sitefooter site_footer global-footer globalfooter page-footer pagefooter`)
 
 // isModal reports a dialog drawn over the page by its ARIA attributes:
