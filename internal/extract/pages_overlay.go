@@ -86,7 +86,7 @@ func isDialog(n *html.Node) bool {
 }
 
 func overlayRole(n *html.Node, sectioned bool) bool {
-	return isModal(n) || strings.EqualFold(attr(n, "role"), "contentinfo") || (n.DataAtom == atom.Footer || classOrID(n, siteFooterNames)) && !sectioned
+	return isModal(n) || strings.EqualFold(attr(n, "role"), "contentinfo") || !sectioned && (n.DataAtom == atom.Footer || classOrID(n, siteFooterNames))
 }
 
 // siteFooterNames are the class tokens and ids of a site's footer, as
