@@ -50,6 +50,7 @@ var (
 	// web_fetch strips hidden content before extraction by default
 	// (guard.content.strip_hidden); `webgate extract` only with
 	// --strip-hidden.
+	evalForeign     = flag.Bool("eval.foreign", false, "TestEval: rewrite every page's words, its reference's and its snippets' into a made-up language (eval_foreign_test.go), as pages in a language no rule knows come")
 	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
@@ -711,6 +712,15 @@ func TestEval(t *testing.T) {
 		}
 		if *evalHTML4 {
 			p.body = html4(p.body)
+		}
+		if *evalForeign {
+			p.body, p.url = foreign(p.body, p.url)
+			p.ref = foreignText(p.ref)
+			for _, snips := range [][]string{p.with, p.without} {
+				for i, s := range snips {
+					snips[i] = foreignText(s)
+				}
+			}
 		}
 		pages = append(pages, p)
 	}
