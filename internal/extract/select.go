@@ -21,20 +21,41 @@ import (
 // failures while trafilatura's does not, trafilatura's is the story.
 
 // candidateShape names what a candidate looks like when it is not an
-// article: "consent" (a consent notice or an embed-consent placeholder),
-// "list" (a run of short lines: names, links, labels) or "" (prose).
+// article: "consent" (a consent notice or an embed-consent placeholder,
+// by its words or its markup), "list" (a run of short lines: names,
+// links, labels) or "" (prose).
 func candidateShape(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
 	text := renderText(n)
-	if consentShaped(text) {
+	if consentShaped(text) || consentMarked(n) {
 		return "consent"
 	}
 	if listShaped(text) {
 		return "list"
 	}
 	return ""
+}
+
+// consentMarked reports a candidate whose words are, half of them at
+// least, in elements a consent manager names as its own (overlayWords:
+// OneTrust's "onetrust-policy-text", Cookiebot's "CybotCookiebotDialog").
+// Readability keeps the class names and ids of what it picks. Consent
+// managers name their markup alike in every language, while
+// consentShaped knows the words of a dozen: with every page's words made
+// up (-eval.foreign), readability took a OneTrust notice on a news
+// listing for its content. Half, because the notice's purpose list sits
+// in containers named after the manager's kit ("ot-sdk-container"), not
+// after consent.
+func consentMarked(n *html.Node) bool {
+	marked := collectElements(n, func(c *html.Node) visit {
+		if overlayName(c) {
+			return take
+		}
+		return descend
+	})
+	return len(marked) > 0 && wordsIn(marked)*2 >= wordCount(n)
 }
 
 // consentStems are word beginnings of consent notices and embed-consent

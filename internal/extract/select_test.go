@@ -84,6 +84,12 @@ func TestSafetyNet(t *testing.T) {
 		{"the story with its notice agrees with the story", story + notice, story, false},
 		{"a short reference is no fallback", names, "<p>Open letter to the ministers.</p>", false},
 		{"a list that trafilatura has too", names, story + names, false},
+		// A consent manager's notice in a language consentShaped does
+		// not know, told by its markup.
+		{"consent manager by its markup", `<div id="onetrust-policy"><h2 id="onetrust-policy-title">Zyx qwerty</h2>` +
+			`<div id="onetrust-policy-text">` + strings.Repeat("Vt qfr gxk partnerit plokt jaqs kozpa trel. ", 6) + `</div><ul class="ot-dpd">` +
+			strings.Repeat("<li>Jaqs kozpa</li>", 4) + `</ul></div>`, story, true},
+		{"a story in a block named after cookies is no notice", `<div class="recipe"><h2 class="cookies-title">Oat cookies</h2>` + story + `</div>`, story + story, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
