@@ -25,6 +25,7 @@ func TestTidyArticle(t *testing.T) {
 		name       string
 		html       string
 		title      string
+		site       string // the page's registrable domain
 		gone, kept []string
 		once       []string // text that must be kept exactly once
 	}{
@@ -696,6 +697,35 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"Background", "The council approved"},
 		},
 		{
+			// Related-stories labels in a language relatedLabel does
+			// not know: a short line over headline links to the site,
+			// and a label and a colon before one.
+			name: "related stories told by their shape",
+			site: "example.com",
+			html: story + `<p><strong>NEPA MISSU</strong></p><p><a href="https://www.example.com/uutiset/1/kwar">Kwar tobe dilu fenu magi hola sivu</a></p>` +
+				`<p><a href="/uutiset/2/pelo">Pelo zuna wiko dase ravi mutu leno</a></p>` + story +
+				`<p>Sehe auk: <a href="https://news.example.com/3">Vrol dema kilu pasi wenu tora gilu</a></p>` + story,
+			gone: []string{"NEPA MISSU", "Kwar tobe", "Pelo zuna", "Sehe auk", "Vrol dema"},
+			kept: []string{"The council approved"},
+		},
+		{
+			name: "links the story lists are no related stories",
+			site: "example.com",
+			html: story +
+				// a run of labelled lines
+				`<p>Frühstück: Haferbrei</p><p>Abend: <a href="/rezept/7">Vollkornnudeln mit Sardinen und Kirschtomaten und grünem Salat</a></p><p>Nacht: Tee</p>` +
+				// a step, numbered
+				story + `<p>Schritt 2: <a href="/hilfe/konto">Legen Sie ein Konto auf der Seite an</a></p>` + story +
+				// a lead-in sentence over sources on other sites
+				`<p>Kwelo vima dase:</p><p><a href="https://other.org/a">Pelo zuna wiko dase ravi mutu leno</a></p><p><a href="https://third.net/b">Kwar tobe dilu fenu magi hola sivu</a></p>` +
+				// things named in a word or two
+				`<p>Werkzeug</p><ul><li><a href="/p/1">Trekking poles</a></li><li><a href="/p/2">Light pocket knife or multitool</a></li>` +
+				`<li><a href="/p/3">Backpacking chair or sit pad</a></li></ul>` +
+				// a table's cell over links
+				`<table><tr><td>Zuna wiko</td><td>$40,536</td></tr></table><p><a href="/a">Pelo zuna wiko dase ravi mutu leno</a></p><p><a href="/b">Kwar tobe dilu fenu magi hola sivu</a></p>` + story,
+			kept: []string{"Vollkornnudeln", "Legen Sie", "Kwelo vima dase: Pelo zuna", "Werkzeug Trekking poles", "Zuna wiko $40,536 Pelo zuna"},
+		},
+		{
 			name: "an article of one heading keeps it",
 			html: `<div><h1>Gallery: the harbour at night</h1></div>`,
 			kept: []string{"Gallery: the harbour at night"},
@@ -715,7 +745,7 @@ func TestTidyArticle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := parseFragment(t, tt.html)
-			tidyArticle(root, tt.title)
+			tidyArticle(root, tt.title, tt.site)
 			got := collapseSpace(textOf(root))
 			for _, s := range tt.once {
 				if n := strings.Count(got, s); n != 1 {
@@ -866,6 +896,6 @@ func TestTidyStoryThread(t *testing.T) {
 	comment := `<li><article><header><b>Sheri</b> says <time datetime="2018-07-31">July 31, 2018</time></header><p>` +
 		strings.Repeat("Great projects, I will try the bench and the shelf with my kids this summer. ", 4) + `</p></article></li>`
 	root := parseFragment(t, story+`<h3>Comments</h3><ol>`+strings.Repeat(comment, 3)+`</ol>`)
-	tidyStory(root, "", "")
+	tidyStory(root, "", "", "")
 	checkGoneKept(t, collapseSpace(textOf(root)), []string{"Comments", "Great projects"}, []string{"The council approved"})
 }

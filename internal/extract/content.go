@@ -148,7 +148,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 					full = nil
 				}
 				if safetyNet(read, full) || teasers && teaserNet(read, full) || hollowNet(read, full) || elsewhere && headlineNet(read, full, holdsLeads(leads)) || quotedElsewhere && descriptionNet(read, full, quotes) {
-					tidyStory(full, pm.headline(), "")
+					tidyStory(full, pm.headline(), "", siteOf(base))
 					return full
 				}
 			}
@@ -173,7 +173,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 				// joined words made the one-third guard give up pruning.
 				refText = renderText(ref)
 			}
-			tidyStory(read, pm.headline(), refText)
+			tidyStory(read, pm.headline(), refText, siteOf(base))
 			return read
 		}
 	}
@@ -263,7 +263,7 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		// makes such addresses. Undeclared articles of the dev sets
 		// (-eval.undeclared): AEB 0.9604 to 0.9656.
 		if pick != clean && undeclaredStory {
-			tidyStory(pick, pm.headline(), "")
+			tidyStory(pick, pm.headline(), "", siteOf(base))
 		}
 		dropLabelLines(pick)
 		// A forum's table rows hold the poster beside the post.

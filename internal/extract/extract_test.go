@@ -944,7 +944,7 @@ func TestTidyStoryBareTerms(t *testing.T) {
 	root := parseFragment(t, `<dl class="article-info"><dt>Details</dt><dd>Category: <a href="/news">News</a></dd><dd>Views: 1873</dd></dl>`+
 		`<p>`+story+`</p><dl><dt>Bridge</dt><dd>the proposal for a new bridge</dd></dl><p>`+story+`</p>`)
 	// Trafilatura kept the box: the label rules take its descriptions.
-	tidyStory(root, "", "Details Category: News Views: 1873 "+story+" bridge the proposal for a new bridge "+story)
+	tidyStory(root, "", "Details Category: News Views: 1873 "+story+" bridge the proposal for a new bridge "+story, "")
 	got := textOf(root)
 	for _, gone := range []string{"Details", "Category", "Views"} {
 		if strings.Contains(got, gone) {
@@ -1013,7 +1013,7 @@ func TestStoryHeadline(t *testing.T) {
 		base, _ := nurl.Parse("https://gazette.example/opinion/why-the-council-should-rethink-its-transport-plan")
 		pm := extractMetadata(doc, base)
 		story := findBody(doc)
-		tidyStory(story, pm.headline(), "")
+		tidyStory(story, pm.headline(), "", "")
 		if got := textOf(story); strings.Contains(got, headline) || !strings.Contains(got, "committee met") {
 			t.Errorf("%q: the story reads %q, want it without its headline", title, collapseSpace(got))
 		}
