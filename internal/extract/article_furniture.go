@@ -68,6 +68,30 @@ func (l labelLine) isAdLabel() bool {
 	return core || goesOn && below
 }
 
+// adSlotNames are the class and id words of an ad slot ("ad ad--rail",
+// "ad-unit", "ad__slot", "adslot", Google's "dfp" and "gpt" slots).
+var adSlotNames = wordSet(`ad ads advert adverts advertisement advertising adslot adunit dfp gpt`)
+
+// inAdSlot reports a short line that is all the text of an ad slot named
+// as one (adSlotNames): its label, in whatever language ("Advertisement",
+// "Continue Reading Below", "Mainos"), which the slot shows above the ad
+// a script fills in later. A container named so that holds more than the
+// line (a theme's "ad-zone" around the story) says nothing about it.
+func (l labelLine) inAdSlot() bool {
+	if l.words > maxAdLabelWords || linkWords(l.n) > 0 {
+		return false
+	}
+	for n := l.n; n != nil && n.Type == html.ElementNode; n = n.Parent {
+		if n != l.n && wordCount(n) > l.words {
+			return false
+		}
+		if classWords(n, adSlotNames) {
+			return true
+		}
+	}
+	return false
+}
+
 // creditLabel starts a photo credit: "Photo: Reuters", "Bild: picture
 // alliance / dpa", "Foto: AP", "Image credit: NASA", "Crédit photo : AFP",
 // "© Getty Images", Polish "Fot. PAP", Russian "Фото: ТАСС", Dutch "Beeld:
@@ -264,7 +288,7 @@ func labelLineOf(b *html.Node, w int, tokens bool) labelLine {
 
 // isLabel reports a line that one of the label rules of every page takes.
 func (l labelLine) isLabel() bool {
-	return l.isAdLabel() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
+	return l.isAdLabel() || l.inAdSlot() || l.isCredit() || l.isTagList() || l.isFollow() || l.isSignup() || l.isViewCount() ||
 		l.isReadingTime() || l.isCommentCount() || l.isFormConsent() || l.isButton() || l.isOrphanContents()
 }
 

@@ -709,6 +709,17 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// An ad slot's label in a language adCoreWords does not
+			// know, told by the slot's name; a theme's wrapper so named
+			// around the story says nothing about its lines.
+			name: "an ad slot's label by the slot's name",
+			html: story + `<div class="ad ad--mid-content"><span class="ad-label">Mainoz</span><div class="ad__slot"></div></div>` +
+				`<div class="ad-container mobile"><p>Jatkuu alla</p><div class="ad gpt"></div></div>` +
+				`<div class="ad-zone"><h2>Uusi budjetti</h2>` + story + `</div>`,
+			gone: []string{"Mainoz", "Jatkuu alla"},
+			kept: []string{"Uusi budjetti", "The council approved"},
+		},
+		{
 			name: "links the story lists are no related stories",
 			site: "example.com",
 			html: story +
