@@ -709,6 +709,15 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			name: "a label and related stories in one paragraph",
+			site: "example.com",
+			html: story + `<p><strong>NEPA MISSU</strong><br><strong><a href="/uutiset/1/kwar">Kwar tobe dilu fenu magi hola sivu</a> [ZUX]</strong>` +
+				`<br><strong><a href="/uutiset/2/pelo">Pelo zuna wiko dase ravi mutu leno</a> [VEK]</strong></p>` + story +
+				`<p>Lehti vima<br><a href="https://other.org/a">Vrol dema kilu pasi wenu tora gilu</a><br><a href="https://third.net/b">Sumo kira pelu zoda wini faro tuli</a></p>`,
+			gone: []string{"NEPA MISSU", "Kwar tobe", "Pelo zuna"},
+			kept: []string{"The council approved", "Lehti vima", "Vrol dema", "Sumo kira"},
+		},
+		{
 			// An ad slot's label in a language adCoreWords does not
 			// know, told by the slot's name; a theme's wrapper so named
 			// around the story says nothing about its lines.
