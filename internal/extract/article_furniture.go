@@ -82,7 +82,7 @@ func (l labelLine) inAdSlot() bool {
 		return false
 	}
 	for n := l.n; n != nil && n.Type == html.ElementNode; n = n.Parent {
-		if n != l.n && wordCount(n) > l.words {
+		if n != l.n && wordCountOver(n, l.words) {
 			return false
 		}
 		if classWords(n, adSlotNames) {
