@@ -1102,15 +1102,10 @@ const maxBareLabelWords = 4
 // such lists on two WCXB-dev articles.
 const minHeadlineWords = 6
 
-// headlineLinks counts the links in b that are headlineLink.
-func headlineLinks(b *html.Node, site string) int {
+// headlineLinks counts the links among links that are headlineLink.
+func headlineLinks(links []*html.Node, site string) int {
 	n := 0
-	for _, a := range collectElements(b, func(c *html.Node) visit {
-		if c.DataAtom == atom.A {
-			return take
-		}
-		return descend
-	}) {
+	for _, a := range links {
 		if headlineLink(a, site) {
 			n++
 		}
@@ -1145,7 +1140,8 @@ func headlinesFollow(leaves []*html.Node, site string) bool {
 		if !linkLine(b) {
 			break
 		}
-		if n += headlineLinks(b, site); n >= 2 {
+		_, links := leadLabel(b)
+		if n += headlineLinks(links, site); n >= 2 {
 			return true
 		}
 	}
@@ -1171,16 +1167,10 @@ func colonLink(b *html.Node, site string) bool {
 // of a label over related stories (headlinesFollow).
 func labelledLinks(b *html.Node, site string) bool {
 	label, links := leadLabel(b)
-	if w := countWords(label); w == 0 || w > maxBareLabelWords || len(links) < 2 {
+	if w := countWords(label); w == 0 || w > maxBareLabelWords {
 		return false
 	}
-	n := 0
-	for _, a := range links {
-		if headlineLink(a, site) {
-			n++
-		}
-	}
-	return n >= 2
+	return headlineLinks(links, site) >= 2
 }
 
 // leadLabel returns the text of b before its first link, and its links.
