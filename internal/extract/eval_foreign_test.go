@@ -97,7 +97,9 @@ func foreign(body []byte, url string) ([]byte, string) {
 		if tt == html.ErrorToken {
 			break
 		}
-		text := z.Raw()
+		// Raw's slice may change under Token (its documented contract);
+		// copied first, the markup is written as it came.
+		text := bytes.Clone(z.Raw())
 		switch tt {
 		case html.TextToken:
 			switch raw {
@@ -118,8 +120,10 @@ func foreign(body []byte, url string) ([]byte, string) {
 			tok := z.Token()
 			if tt == html.StartTagToken && foreignRaw[tok.Data] {
 				raw = tok.Data
-				if raw == "script" && strings.Contains(strings.ToLower(attr(&html.Node{Attr: tok.Attr}, "type")), "ld+json") {
-					raw = "ld+json"
+				for _, a := range tok.Attr {
+					if raw == "script" && a.Key == "type" && strings.Contains(strings.ToLower(a.Val), "ld+json") {
+						raw = "ld+json"
+					}
 				}
 			}
 			if foreignTag(&tok) {
@@ -210,14 +214,14 @@ func foreignJSON(raw []byte) []byte {
 // text, the reference and the URL, markup, digits and other letters kept, scripts kept
 // but for JSON-LD's text.
 func TestForeign(t *testing.T) {
-	body := []byte(`<html><head><title>Read more</title><meta property="og:title" content="Read more">` +
+	body := []byte(`<html><head><TITLE>Read more</TITLE><svg viewBox="0 0 1 1"></svg><meta property="og:title" content="Read more">` +
 		`<script>var readMore = 1;</script><script type="application/ld+json">{"@type":"NewsArticle","headline":"Read more","datePublished":"2024-01-02"}</script></head>` +
 		`<body class="post"><noscript><p title="Read">Read</p></noscript><a href="/news/read-more?id=7">Read&nbsp;more &amp; 2024</a><img alt="Read"><p>ÉTÉ été</p></body></html>`)
 	got, url := foreign(body, "https://example.com/news/read-more")
 	read, more := foreignText("read"), foreignText("more")
 	cap := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 	for _, want := range []string{
-		"<title>" + cap(read) + " " + more + "</title>",
+		"<TITLE>" + cap(read) + " " + more + "</TITLE>", `<svg viewBox="0 0 1 1">`,
 		`content="` + cap(read) + " " + more + `"`,
 		`<script>var readMore = 1;</script>`,
 		`"@type":"NewsArticle"`, `"datePublished":"2024-01-02"`, `"headline":"` + cap(read) + " " + more + `"`,
