@@ -354,6 +354,13 @@ func checkModelSaw(t *testing.T, c clientCase, base string, offered map[string]s
 			t.Errorf("web_fetch result the model received keeps %q", w)
 		}
 	}
+	// An ad slot's label and related stories in a language no word list
+	// knows go by their shape (internal/extract: inAdSlot, dropRelated).
+	for _, w := range []string{"MAINOZ-LABEL", "NEPA-MISSU", "Kwar tobe"} {
+		if strings.Contains(fetch, w) {
+			t.Errorf("web_fetch result the model received keeps furniture %q", w)
+		}
+	}
 	for _, b := range c.builtins {
 		desc, ok := offered[b]
 		on := ok && !strings.Contains(desc, searchDescPrefix) && !strings.Contains(desc, fetchDescPrefix)
