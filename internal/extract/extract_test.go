@@ -1040,3 +1040,34 @@ func TestHeadingOfTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestCarriageReturnEntities: a page whose CRLF line breaks were written
+// as "&#13;" and a line feed (lxml's serializer, some CMSs) reads as the
+// same page with its CRLFs in the markup, which the parser turns into
+// line feeds, and no carriage return reaches the text.
+func TestCarriageReturnEntities(t *testing.T) {
+	lines := []string{`<html><head><title>Build notes</title></head><body>`,
+		`<nav><ul><li><a href="/">Home</a></li>`, `<li><a href="/docs">Docs</a></li></ul></nav>`,
+		`<article><h1>Build notes</h1>`,
+		`<p>` + strings.Repeat("The build now caches modules between runs, so a second build takes seconds. ", 6) + `</p>`,
+		`<pre><code>go build ./...`, `go test ./...</code></pre>`,
+		`<p>` + strings.Repeat("Each cache entry is keyed by the module's checksum and the toolchain version. ", 6) + `</p>`,
+		`</article></body></html>`}
+	read := func(sep string) string {
+		doc, err := Extract(context.Background(), []byte(strings.Join(lines, sep)), Options{URL: "https://dev.example/notes/build"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.Content
+	}
+	raw, entities := read("\r\n"), read("&#13;\n")
+	if strings.Contains(entities, "\r") {
+		t.Errorf("a carriage return reached the text:\n%q", entities)
+	}
+	if raw != entities {
+		t.Errorf("with &#13;:\n%q\nwith CRLF:\n%q", entities, raw)
+	}
+	if !strings.Contains(raw, "go build ./...\ngo test ./...") {
+		t.Errorf("the code block's lines were lost:\n%s", raw)
+	}
+}
