@@ -52,17 +52,24 @@ func foreignText(s string) string {
 // slug repeats its headline in the site's language. The folders before it
 // stay, as forum and shop software names them ("/threads/", "/t/",
 // "/products/") the same in every language, and so do the scheme, host
-// and query.
+// and query. So does a server script's name ("viewtopic.php",
+// "showthread.php"): the software's, not the site's language.
 func foreignURL(raw string) string {
 	u, err := nurl.Parse(raw)
 	if err != nil || u.Path == "" {
 		return raw
 	}
 	dir, last := path.Split(strings.TrimSuffix(u.Path, "/"))
+	if foreignScripts[strings.ToLower(path.Ext(last))] {
+		return raw
+	}
 	u.Path = dir + foreignText(last) + u.Path[len(dir)+len(last):]
 	u.RawPath = ""
 	return u.String()
 }
+
+// foreignScripts are the extensions of server scripts' names.
+var foreignScripts = map[string]bool{".php": true, ".asp": true, ".aspx": true, ".jsp": true, ".cgi": true, ".pl": true, ".cfm": true}
 
 // foreignAttrs are the attributes whose values are text a reader sees or
 // a rule reads as words.
@@ -245,6 +252,9 @@ func TestForeign(t *testing.T) {
 	}
 	if want := "https://example.com/news/" + read + "-" + more; url != want {
 		t.Errorf("foreign URL = %s, want %s", url, want)
+	}
+	if u := "https://forum.example/viewtopic.php?id=7"; foreignURL(u) != u {
+		t.Errorf("foreign URL = %s, want %s as it was", foreignURL(u), u)
 	}
 	// A page saved with CRLF line breaks parses to the same text as
 	// before, its letters mapped, without a carriage return.
