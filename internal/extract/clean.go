@@ -327,6 +327,11 @@ func skipLink(n *html.Node) bool {
 	if wordsBeside(n.PrevSibling) || wordsBeside(n.NextSibling) {
 		return false // "You can jump to the end of the list to see ..."
 	}
+	if classWords(n, skipWords) {
+		// Themes name it so in every language their sites are
+		// written in: Moodle's "skip-block", WordPress's "skip-link".
+		return true
+	}
 	t := strings.ToLower(collapseSpace(textOf(n)))
 	if strings.HasPrefix(t, "jump to ") {
 		// "Jump to Recipe", "Jump to navigation"; an editor's "Jump

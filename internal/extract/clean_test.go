@@ -558,6 +558,11 @@ func TestSkipLink(t *testing.T) {
 		{`<a href="#recipe">Jump to Recipe</a>`, true},
 		{`<a href="#inhalt">Zum Inhalt springen</a>`, true},
 		{`<a href="#contenu">Aller au contenu</a>`, true},
+		// Named a skip link, in a language no phrase knows.
+		{`<a href="#sb-1" class="skip-block">Kiqrl Egxhlt qfzhgmxezogf block</a>`, true},
+		{`<a class="skipLink screen-reader-text" href="#content">Cxhtqz cxk Ofpqsz</a>`, true},
+		{`<a class="skip-link" href="/kiqrl">Kiqrl Egxhlt qfzhgmxezogf</a>`, false},
+		{`<p>Ngx egf <a class="skip" href="#end">kiqrl zg zit tfr</a> gy zit sokz.</p>`, false},
 		{`<a href="/skip-the-line">Skip the line at the museum</a>`, false},
 		{`<a href="#faq">Frequently asked questions</a>`, false},
 		{`<a href="#notes">` + strings.Repeat("skip ", 25) + `</a>`, false},
