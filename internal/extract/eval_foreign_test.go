@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -35,14 +36,26 @@ import (
 // foreignKey is the letter each of a to z becomes; none stays itself.
 const foreignKey = "qwertyuiopasdfghjklzxcvbnm"
 
+// foreignCyrillic is the letter each of a to z becomes with
+// -eval.foreign.script=cyrillic: the made-up language is then written in
+// another script, as Russian, Ukrainian or Bulgarian pages are, and
+// every rule that takes a letter for an ASCII one ("[a-z]", RE2's "\b")
+// misses it, as it would a real page's. A story's slug is percent-encoded
+// in its URL, as such a site's is.
+const foreignCyrillic = "бвгдежзиклмнопрстуфхцчшщыэ"
+
+// foreignLetters is the key in use: foreignKey's, or with
+// -eval.foreign.script=cyrillic foreignCyrillic's.
+var foreignLetters = []rune(foreignKey)
+
 // foreignText returns s in the made-up language.
 func foreignText(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z':
-			return rune(foreignKey[r-'a'])
+			return foreignLetters[r-'a']
 		case r >= 'A' && r <= 'Z':
-			return unicode.ToUpper(rune(foreignKey[r-'A']))
+			return unicode.ToUpper(foreignLetters[r-'A'])
 		}
 		return r
 	}, s)
@@ -253,6 +266,24 @@ func TestForeign(t *testing.T) {
 	if want := "https://example.com/news/" + read + "-" + more; url != want {
 		t.Errorf("foreign URL = %s, want %s", url, want)
 	}
+	// In Cyrillic, each letter is another, of its own case, and a slug
+	// is percent-encoded.
+	foreignLetters = []rune(foreignCyrillic)
+	defer func() { foreignLetters = []rune(foreignKey) }()
+	seen := map[rune]bool{}
+	for _, r := range foreignLetters {
+		if seen[r] || r < utf8.RuneSelf || unicode.ToUpper(r) == r {
+			t.Errorf("cyrillic key: %q repeats, is ASCII or has no upper case", r)
+		}
+		seen[r] = true
+	}
+	if got, want := foreignText("Read, more"), "Уебд, оруе"; got != want {
+		t.Errorf("cyrillic: %q, want %q", got, want)
+	}
+	if got, want := foreignURL("https://example.com/2024/05/read"), "https://example.com/2024/05/%D1%83%D0%B5%D0%B1%D0%B4"; got != want {
+		t.Errorf("cyrillic URL = %s, want %s", got, want)
+	}
+	foreignLetters = []rune(foreignKey)
 	if u := "https://forum.example/viewtopic.php?id=7"; foreignURL(u) != u {
 		t.Errorf("foreign URL = %s, want %s as it was", foreignURL(u), u)
 	}

@@ -50,8 +50,9 @@ var (
 	// web_fetch strips hidden content before extraction by default
 	// (guard.content.strip_hidden); `webgate extract` only with
 	// --strip-hidden.
-	evalForeign     = flag.Bool("eval.foreign", false, "TestEval: rewrite every page's words, its reference's and its snippets' into a made-up language (eval_foreign_test.go), as pages in a language no rule knows come")
-	evalStripHidden = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
+	evalForeign       = flag.Bool("eval.foreign", false, "TestEval: rewrite every page's words, its reference's and its snippets' into a made-up language (eval_foreign_test.go), as pages in a language no rule knows come")
+	evalForeignScript = flag.String("eval.foreign.script", "latin", "TestEval: with -eval.foreign, the script the made-up language is written in: latin or cyrillic")
+	evalStripHidden   = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
 // Declarations -eval.undeclared removes.
@@ -695,6 +696,14 @@ func TestEval(t *testing.T) {
 		if before, err = readScores(*evalBase); err != nil {
 			t.Fatalf("-eval.base: %v", err)
 		}
+	}
+	switch *evalForeignScript {
+	case "latin":
+	case "cyrillic":
+		foreignLetters = []rune(foreignCyrillic)
+		defer func() { foreignLetters = []rune(foreignKey) }()
+	default:
+		t.Fatalf("-eval.foreign.script: %q is neither latin nor cyrillic", *evalForeignScript)
 	}
 	var pages []benchPage
 	for _, p := range loadPages(t, 1<<30) {
