@@ -223,6 +223,10 @@ func TestClassifyPage(t *testing.T) {
 		{"a dated permalink", ``, ``, kindArticle, "http://wanderlust.example/2017/08/elbsandstein-tour/"},
 		{"a dated permalink with a day", ``, ``, kindArticle, "https://blog.example/2025/12/19/what-do-people-love-about-rust"},
 		{"a dated page file", ``, ``, kindArticle, "https://example.org/archives/2025/12/16/vibe_coding.html"},
+		// A slug in another script, percent-encoded as sent or not.
+		{"a dated permalink in Cyrillic", ``, ``, kindArticle, "https://novosti.example/2024/05/12/%D0%BD%D0%BE%D0%B2%D0%BE%D1%81%D1%82%D0%B8-%D0%B4%D0%BD%D1%8F/"},
+		{"a dated permalink in Greek", ``, ``, kindArticle, "https://eidiseis.example/2024/05/νέα-της-ημέρας"},
+		{"a date ending a slug in Cyrillic", ``, ``, kindArticle, "https://novosti.example/news/новости-дня-2024-05-12/"},
 		{"a month's archive", ``, ``, kindOther, "https://blog.example/2017/08/"},
 		{"a month's archive, page 2", ``, ``, kindOther, "https://blog.example/2017/08/page/2/"},
 		{"a dated static page of WordPress", ``, `<article class="page type-page hentry">About</article>`, kindOther, "https://blog.example/2017/08/about-us/"},

@@ -51,12 +51,14 @@ var forumHost = regexp.MustCompile(`forum|^(community|discuss|discourse|boards?)
 // archive ("/news/2019-11-19/") is the date alone. So does a year and a
 // month joined to a slug of two words or more ("/news/2019-11-hibernating-
 // astronauts-smaller-spacecraft.html", a science news network's form;
-// undeclared AEB 0.9704 to 0.9714, one page).
-var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*[a-z][^/]*[-_.][^/]+` +
+// undeclared AEB 0.9704 to 0.9714, one page). A slug's letter is any
+// script's ("/2024/05/12/новости-дня" is matched decoded), as a Russian,
+// Greek or Arabic site writes its slugs; before, only a to z counted.
+var datedPath = regexp.MustCompile(`/(?:19|20)\d\d/[01]?\d/(?:[0-3]?\d/)?[^/]*\pL[^/]*[-_.][^/]+` +
 	`|/[a-z]{0,3}(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])[-_][^/]+` +
-	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/[^/]*[a-z][^/]*[-_.][^/]+` +
-	`|/[^/]*[a-z][^/]*-(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:/|\.[a-z]{2,5})?$` +
-	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-[a-z][^/-]*-[^/]*[a-z][^/]*$`)
+	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])/[^/]*\pL[^/]*[-_.][^/]+` +
+	`|/[^/]*\pL[^/]*-(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:/|\.[a-z]{2,5})?$` +
+	`|/(?:19|20)\d\d-(?:0[1-9]|1[0-2])-\pL[^/-]*-[^/]*\pL[^/]*$`)
 
 func classifyPage(doc *html.Node, pm pageMeta, base *nurl.URL) pageKind {
 	has := func(t string) bool { return contains(pm.schemaTypes, t) }
