@@ -555,6 +555,12 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	// prepareDoc has removed every <script>, JSON-LD included (webgate's
 	// metadata has read it), so readability's search for it finds nothing.
 	p.DisableJSONLD = true
+	if h := readabilityTitle(doc); h != nil {
+		// Hidden, it is removed from readability's copy of the page as
+		// the title heading would be; ours keeps it.
+		h.Attr = append(h.Attr, html.Attribute{Key: "hidden"})
+		defer dropAttrs(h, "hidden")
+	}
 	art, err := p.ParseDocument(doc, base)
 	if err != nil || art.Node == nil {
 		return nil
@@ -570,6 +576,120 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 	unnestParagraphs(root)
 	restoreTables(root)
 	return root
+}
+
+// readabilityTitle returns the heading that readability would drop as the
+// story's title if it read words in every script, where it does not.
+// Readability.js drops the first <h1> or <h2> whose words are mostly
+// the title's (_headerDuplicatesTitle, _textSimilarity over 0.75), but it
+// splits words at /\W+/, which knows only ASCII letters: a Russian, Greek
+// or Chinese heading holds no word of its own, the similarity is NaN,
+// and the heading stays a block of the page to score. On an agency story
+// in a made-up language written in Cyrillic, readability then took the
+// parent of the story's column, photo caption, byline and video links
+// with it (338 words where the story has 129).
+// Where readability's own reading of a heading matches (its words are
+// ASCII), the heading is left to readability.
+func readabilityTitle(doc *html.Node) *html.Node {
+	t := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Title) })
+	if t == nil {
+		return nil
+	}
+	title := storyTitle(textOf(t))
+	if title == "" {
+		return nil
+	}
+	var found *html.Node
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || c.DataAtom == atom.Head {
+				continue
+			}
+			if c.DataAtom != atom.H1 && c.DataAtom != atom.H2 {
+				if walk(c) {
+					return true
+				}
+				continue
+			}
+			heading := textOf(c)
+			if titleSimilarity(title, heading, asciiWords) > 0.75 {
+				return true // readability drops this one itself
+			}
+			if titleSimilarity(title, heading, letterWords) > 0.75 {
+				found = c
+				return true
+			}
+		}
+		return false
+	}
+	walk(doc)
+	return found
+}
+
+// storyTitle is the part of a page's <title> readability compares
+// headings to (Readability.js, _getArticleTitle): the title without its
+// last part after a separator ("Story | Site"), or without its first
+// where that leaves under three words; the whole title where either
+// leaves four words or fewer. Readability.js's other cases (a title cut
+// at a colon, a title too short or too long) keep words of the whole
+// title, which a heading's words are measured against here.
+func storyTitle(title string) string {
+	title = collapseSpace(title)
+	seps := titleSeparator.FindAllStringIndex(title, -1)
+	if len(seps) == 0 {
+		return title
+	}
+	cut := title[:seps[len(seps)-1][0]]
+	if len(strings.Fields(cut)) < 3 {
+		cut = title[seps[0][1]-1:]
+	}
+	if len(strings.Fields(cut)) <= 4 {
+		return title
+	}
+	return cut
+}
+
+// titleSeparator is Readability.js's title separator, between spaces.
+var titleSeparator = regexp.MustCompile(` [|\-–—\\/>»] `)
+
+// titleSimilarity is Readability.js's _textSimilarity of a heading to a
+// title: the share of the heading's word characters (its words joined
+// by spaces) in words the title also has, with words split by split.
+// A heading without words has none (NaN in Readability.js).
+func titleSimilarity(title, heading string, split func(rune) bool) float64 {
+	inTitle := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), split) {
+		inTitle[w] = true
+	}
+	all, unique, n := 0, 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(heading), split) {
+		c := utf8.RuneCountInString(w)
+		if n > 0 {
+			c++ // the joining space
+		}
+		all += c
+		if !inTitle[w] {
+			unique += c
+		}
+		n++
+	}
+	if all == 0 {
+		return 0
+	}
+	return 1 - float64(unique)/float64(all)
+}
+
+// asciiWords splits words as /\W+/ does: at anything but an ASCII
+// letter, a digit or "_".
+func asciiWords(r rune) bool {
+	return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'))
+}
+
+// letterWords splits words at anything but a letter, a digit or "_", in
+// any script.
+func letterWords(r rune) bool {
+	return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
 }
 
 // holdsRows reports an element with a row group or a row among its

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // TestTrafilaturaLineBreaks checks the fork's changes to go-trafilatura's
@@ -130,5 +132,66 @@ func TestReadingFurniture(t *testing.T) {
 			}
 			checkGoneKept(t, doc.Content, tt.gone, tt.want)
 		})
+	}
+}
+
+// TestReadabilityTitleScripts: readability drops the heading that
+// repeats the page's title from what it reads, in any script. Its own
+// test splits words at ASCII letters, so a Russian or Greek heading was
+// never the title's; readabilityTitle hands it the heading as hidden.
+func TestReadabilityTitleScripts(t *testing.T) {
+	pages := []struct {
+		name, title, heading, para string
+	}{
+		{"English", "Council approves the new bridge plan | City News", "Council approves the new bridge plan",
+			"The city council approved the plan for a new bridge over the river on Tuesday, after a long debate, and work starts in spring."},
+		{"Russian", "Городской совет утвердил план нового моста | Городские новости", "Городской совет утвердил план нового моста",
+			"Городской совет во вторник утвердил план нового моста через реку, после долгих споров, и работы начнутся весной."},
+		{"Greek", "Το δημοτικό συμβούλιο ενέκρινε τη νέα γέφυρα | Νέα της πόλης", "Το δημοτικό συμβούλιο ενέκρινε τη νέα γέφυρα",
+			"Το δημοτικό συμβούλιο ενέκρινε την Τρίτη το σχέδιο για νέα γέφυρα στο ποτάμι, μετά από μακρά συζήτηση, και οι εργασίες αρχίζουν την άνοιξη."},
+	}
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) {
+			doc, err := parseHTML([]byte(`<html><head><title>` + p.title + `</title></head><body><div class="story"><h1>` + p.heading + `</h1>` +
+				strings.Repeat(`<p>`+p.para+`</p>`, 6) + `</div></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prepareDoc(doc)
+			read := candReadability(doc, nil)
+			if read == nil {
+				t.Fatal("readability read nothing")
+			}
+			if got := textOf(read); strings.Contains(got, p.heading) {
+				t.Errorf("readability kept the title's heading:\n%s", got)
+			}
+			h1 := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.H1) })
+			if h1 == nil || hasAttr(h1, "hidden") {
+				t.Errorf("the page's own heading is gone or still hidden: %v", h1)
+			}
+		})
+	}
+	// A heading that only shares the site's name is no title; neither is
+	// a second heading when readability drops the first itself.
+	for _, tc := range []struct {
+		name, page string
+	}{
+		{"site name", `<title>Городской совет утвердил новый план моста | Городские новости</title><h2>Городские новости</h2><h1>Погода на завтра</h1>`},
+		{"ASCII first", `<title>Совет: Council approves the bridge plan</title><h1>Council approves the bridge plan</h1><h2>Совет</h2>`},
+	} {
+		doc := parseFragment(t, tc.page)
+		if h := readabilityTitle(doc); h != nil {
+			t.Errorf("%s: readabilityTitle = %q, want none", tc.name, textOf(h))
+		}
+	}
+	for in, want := range map[string]string{
+		"The council approves the bridge plan | City News": "The council approves the bridge plan",
+		"Site | The council approves the bridge plan":      " The council approves the bridge plan",
+		"The bridge plan | City News":                      "The bridge plan | City News",
+		"Городской совет утвердил новый план моста | Х":    "Городской совет утвердил новый план моста",
+	} {
+		if got := storyTitle(in); got != want {
+			t.Errorf("storyTitle(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
