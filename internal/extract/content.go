@@ -599,6 +599,7 @@ func readabilityTitle(doc *html.Node) *html.Node {
 	if title == "" {
 		return nil
 	}
+	asciiTitle, letterTitle := titleWords(title, asciiWords), titleWords(title, letterWords)
 	var found *html.Node
 	var walk func(n *html.Node) bool
 	walk = func(n *html.Node) bool {
@@ -612,11 +613,14 @@ func readabilityTitle(doc *html.Node) *html.Node {
 				}
 				continue
 			}
+			if hasAttr(c, "hidden") {
+				continue // readability drops it unread, and reads on
+			}
 			heading := textOf(c)
-			if titleSimilarity(title, heading, asciiWords) > 0.75 {
+			if titleSimilarity(asciiTitle, heading, asciiWords) > 0.75 {
 				return true // readability drops this one itself
 			}
-			if titleSimilarity(title, heading, letterWords) > 0.75 {
+			if titleSimilarity(letterTitle, heading, letterWords) > 0.75 {
 				found = c
 				return true
 			}
@@ -653,15 +657,21 @@ func storyTitle(title string) string {
 // titleSeparator is Readability.js's title separator, between spaces.
 var titleSeparator = regexp.MustCompile(` [|\-–—\\/>»] `)
 
+// titleWords is the set of a title's lower-cased words, split by split.
+func titleWords(title string, split func(rune) bool) map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), split) {
+		words[w] = true
+	}
+	return words
+}
+
 // titleSimilarity is Readability.js's _textSimilarity of a heading to a
 // title: the share of the heading's word characters (its words joined
-// by spaces) in words the title also has, with words split by split.
-// A heading without words has none (NaN in Readability.js).
-func titleSimilarity(title, heading string, split func(rune) bool) float64 {
-	inTitle := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(title), split) {
-		inTitle[w] = true
-	}
+// by spaces) in words the title also has (inTitle, as titleWords splits
+// them), with words split by split. A heading without words has none
+// (NaN in Readability.js).
+func titleSimilarity(inTitle map[string]bool, heading string, split func(rune) bool) float64 {
 	all, unique, n := 0, 0, 0
 	for _, w := range strings.FieldsFunc(strings.ToLower(heading), split) {
 		c := utf8.RuneCountInString(w)

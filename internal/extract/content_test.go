@@ -177,6 +177,7 @@ func TestReadabilityTitleScripts(t *testing.T) {
 		name, page string
 	}{
 		{"site name", `<title>Городской совет утвердил новый план моста | Городские новости</title><h2>Городские новости</h2><h1>Погода на завтра</h1>`},
+		{"hidden", `<title>Городской совет утвердил новый план моста</title><h1 hidden>Городской совет утвердил новый план моста</h1>`},
 		{"ASCII first", `<title>Совет: Council approves the bridge plan</title><h1>Council approves the bridge plan</h1><h2>Совет</h2>`},
 	} {
 		doc := parseFragment(t, tc.page)
