@@ -35,14 +35,16 @@ const token = "e2e-token-0123456789abcdef"
 // marker stands in a <button> inside the sentence, as a glossary's term
 // does: extraction must keep the button's words, or no client sees it.
 // It declares itself an article, so the story rules run on it; its ad
-// slot's label and its related stories are in a language no word list
-// knows, and must go by their shape (checkModelSaw).
+// slot's label, its related stories and its second skip link are in a
+// language no word list knows, and must go by their shape or their
+// names (checkModelSaw).
 const page = `<!doctype html><html><head><title>Webgate test page</title><meta property="og:type" content="article"></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <article><h1>Webgate test page</h1>
 <p>The first paragraph explains what this page is about, at some length, so that extraction keeps it.</p>
 <p class="usa-sr-only">SCREEN-READER-ONLY label for assistive technology.</p>
 <p><a class="skip-link" href="#second">Skip to main content</a></p>
+<p><a class="skip-link" href="#third">SOLTA-VIDU pala</a></p>
 <div class="ad ad--mid-content"><span class="ad-label">MAINOZ-LABEL</span><div class="ad__slot"></div></div>
 <p>The second paragraph carries the marker <button class="glossary-term">SECOND-PART</button> so the test can see paging work.</p>
 <p><strong>NEPA-MISSU</strong><br><a href="/page/kwar">Kwar tobe dilu fenu magi hola sivu</a><br><a href="/page/pelo">Pelo zuna wiko dase ravi mutu leno</a></p>
