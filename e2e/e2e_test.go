@@ -44,7 +44,7 @@ const page = `<!doctype html><html><head><title>Webgate test page</title><meta p
 <p>The first paragraph explains what this page is about, at some length, so that extraction keeps it.</p>
 <p class="usa-sr-only">SCREEN-READER-ONLY label for assistive technology.</p>
 <p><a class="skip-link" href="#second">Skip to main content</a></p>
-<p><a class="skip-link" href="#third">SOLTA-VIDU pala</a></p>
+<a class="skip-link" href="#third">SOLTA-VIDU pala</a>
 <div class="ad ad--mid-content"><span class="ad-label">MAINOZ-LABEL</span><div class="ad__slot"></div></div>
 <p>The second paragraph carries the marker <button class="glossary-term">SECOND-PART</button> so the test can see paging work.</p>
 <p><strong>NEPA-MISSU</strong><br><a href="/page/kwar">Kwar tobe dilu fenu magi hola sivu</a><br><a href="/page/pelo">Pelo zuna wiko dase ravi mutu leno</a></p>
