@@ -832,7 +832,7 @@ func dropDatelines(root *html.Node) {
 			timeWords += tw
 		}
 		if n.Type == html.ElementNode {
-			if n.DataAtom == atom.Time {
+			if n.DataAtom == atom.Time || datedProp(n) {
 				timeWords = words
 			}
 			// A dateline by its <time> or its name, or by its text. The
@@ -855,6 +855,21 @@ func dropDatelines(root *html.Node) {
 	for _, n := range drop {
 		removeNode(n)
 	}
+}
+
+// datedProp reports an element that schema.org microdata marks as a
+// date of the story (itemprop "datePublished", "dateModified",
+// "dateCreated"): its text is the date as the page prints it, as a
+// <time>'s is, in whatever language ("segunda-feira, 22 de janeiro de
+// 2018 às 0:13"), which the date words of datelineText know only in some.
+func datedProp(n *html.Node) bool {
+	for p := range strings.FieldsSeq(attr(n, "itemprop")) {
+		switch strings.ToLower(p) {
+		case "datepublished", "datemodified", "datecreated":
+			return true
+		}
+	}
+	return false
 }
 
 // datelinePieces reports a block of dateline pieces side by side, one of

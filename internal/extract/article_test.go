@@ -323,6 +323,17 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "the council voted for the budget again"},
 		},
 		{
+			// Microdata marks the date in any language; a paragraph that
+			// carries the property whole, or a date inside a sentence,
+			// is no dateline.
+			name: "a date marked datePublished, in words no rule knows",
+			html: `<h1 itemprop="name">Qzqkrtm Lzgea Eqk 2018</h1><span class="data" itemprop="datePublished">lwuxfrq-ytokq, 22 rt vqftokg rt 2018 àl 0:13</span>` + story +
+				`<p itemprop="dateModified">` + para("The council met again on the 22nd and voted for the amended budget of 2018") + `</p>` +
+				`<p>The vote on <span itemprop="dateCreated">22 vqftokg 2018</span> was close.</p>`,
+			gone: []string{"lwuxfrq-ytokq"},
+			kept: []string{"The council approved", "voted for the amended budget", "was close", "22 vqftokg 2018"},
+		},
+		{
 			name: "byline named by its class",
 			html: `<p class="article-byline">By Jane Doe, Staff Writer</p>` + story,
 			gone: []string{"Jane Doe"},
