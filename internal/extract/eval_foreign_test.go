@@ -44,8 +44,14 @@ const foreignKey = "qwertyuiopasdfghjklzxcvbnm"
 // in its URL, as such a site's is.
 const foreignCyrillic = "бвгдежзиклмнопрстуфхцчшщыэ"
 
+// foreignGreek is the letter each of a to z becomes with
+// -eval.foreign.script=greek: the 24 letters and two accented vowels, so
+// that each has an upper case of its own (no final sigma).
+const foreignGreek = "αβγδεζηθικλμνξοπρστυφχψωάέ"
+
 // foreignLetters is the key in use: foreignKey's, or with
-// -eval.foreign.script=cyrillic foreignCyrillic's.
+// -eval.foreign.script=cyrillic or greek foreignCyrillic's or
+// foreignGreek's.
 var foreignLetters = []rune(foreignKey)
 
 // foreignText returns s in the made-up language.
@@ -266,17 +272,23 @@ func TestForeign(t *testing.T) {
 	if want := "https://example.com/news/" + read + "-" + more; url != want {
 		t.Errorf("foreign URL = %s, want %s", url, want)
 	}
-	// In Cyrillic, each letter is another, of its own case, and a slug
-	// is percent-encoded.
+	// In Cyrillic and Greek, each letter is another, of its own case,
+	// and a slug is percent-encoded.
+	for _, key := range []string{foreignGreek, foreignCyrillic} {
+		letters, seen := []rune(key), map[rune]bool{}
+		if len(letters) != 26 {
+			t.Errorf("key %q has %d letters", key, len(letters))
+		}
+		for _, r := range letters {
+			up := unicode.ToUpper(r)
+			if seen[r] || seen[up] || r < utf8.RuneSelf || up == r || unicode.ToLower(up) != r {
+				t.Errorf("key %q: %q repeats, is ASCII or has no upper case of its own", key, r)
+			}
+			seen[r], seen[up] = true, true
+		}
+	}
 	foreignLetters = []rune(foreignCyrillic)
 	defer func() { foreignLetters = []rune(foreignKey) }()
-	seen := map[rune]bool{}
-	for _, r := range foreignLetters {
-		if seen[r] || r < utf8.RuneSelf || unicode.ToUpper(r) == r {
-			t.Errorf("cyrillic key: %q repeats, is ASCII or has no upper case", r)
-		}
-		seen[r] = true
-	}
 	if got, want := foreignText("Read, more"), "Уебд, оруе"; got != want {
 		t.Errorf("cyrillic: %q, want %q", got, want)
 	}

@@ -51,7 +51,7 @@ var (
 	// (guard.content.strip_hidden); `webgate extract` only with
 	// --strip-hidden.
 	evalForeign       = flag.Bool("eval.foreign", false, "TestEval: rewrite every page's words, its reference's and its snippets' into a made-up language (eval_foreign_test.go), as pages in a language no rule knows come")
-	evalForeignScript = flag.String("eval.foreign.script", "latin", "TestEval: with -eval.foreign, the script the made-up language is written in: latin or cyrillic")
+	evalForeignScript = flag.String("eval.foreign.script", "latin", "TestEval: with -eval.foreign, the script the made-up language is written in: latin, cyrillic or greek")
 	evalStripHidden   = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
@@ -699,11 +699,11 @@ func TestEval(t *testing.T) {
 	}
 	switch *evalForeignScript {
 	case "latin":
-	case "cyrillic":
-		foreignLetters = []rune(foreignCyrillic)
+	case "cyrillic", "greek":
+		foreignLetters = []rune(map[string]string{"cyrillic": foreignCyrillic, "greek": foreignGreek}[*evalForeignScript])
 		defer func() { foreignLetters = []rune(foreignKey) }()
 	default:
-		t.Fatalf("-eval.foreign.script: %q is neither latin nor cyrillic", *evalForeignScript)
+		t.Fatalf("-eval.foreign.script: %q is not latin, cyrillic or greek", *evalForeignScript)
 	}
 	var pages []benchPage
 	for _, p := range loadPages(t, 1<<30) {
