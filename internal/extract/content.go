@@ -581,7 +581,8 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 // readabilityTitle returns the heading that readability would drop as the
 // story's title if it read words in every script, where it does not.
 // Readability.js drops the first <h1> or <h2> whose words are mostly
-// the title's (_headerDuplicatesTitle, _textSimilarity over 0.75), but it
+// the title's (_headerDuplicatesTitle, _textSimilarity over 0.75; the
+// title a <meta> gives, else the <title> cut), but it
 // splits words at /\W+/, which knows only ASCII letters: a Russian, Greek
 // or Chinese heading holds no word of its own, the similarity is NaN,
 // and the heading stays a block of the page to score. On an agency story
@@ -591,11 +592,14 @@ func candReadability(doc *html.Node, base *nurl.URL) *html.Node {
 // Where readability's own reading of a heading matches (its words are
 // ASCII), the heading is left to readability.
 func readabilityTitle(doc *html.Node) *html.Node {
-	t := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Title) })
-	if t == nil {
-		return nil
+	title := readabilityMetaTitle(doc)
+	if title == "" {
+		t := findFirst(doc, func(n *html.Node) bool { return isElem(n, atom.Title) })
+		if t == nil {
+			return nil
+		}
+		title = storyTitle(textOf(t))
 	}
-	title := storyTitle(textOf(t))
 	if title == "" {
 		return nil
 	}
@@ -630,6 +634,52 @@ func readabilityTitle(doc *html.Node) *html.Node {
 	walk(doc)
 	return found
 }
+
+// readabilityMetaTitle is the title readability compares headings to
+// when a <meta> gives one (getArticleMetadata, its JSON-LD reading off):
+// the first of dc:title, dcterm:title, og:title, Weibo's titles, title,
+// twitter:title and parsely-title, a later <meta> of a key replacing an
+// earlier one; "" when none does, and readability cuts the <title>
+// (storyTitle).
+func readabilityMetaTitle(doc *html.Node) string {
+	values := map[string]string{}
+	for _, m := range collectElements(doc, func(c *html.Node) visit {
+		if c.DataAtom == atom.Meta {
+			return take
+		}
+		return descend
+	}) {
+		content := strings.TrimSpace(attr(m, "content"))
+		if content == "" {
+			continue
+		}
+		if p := attr(m, "property"); p != "" {
+			for _, k := range metaProperty.FindAllString(p, -1) {
+				values[strings.Join(strings.Fields(strings.ToLower(k)), "")] = content
+			}
+			if metaProperty.MatchString(p) {
+				continue
+			}
+		}
+		if n := attr(m, "name"); metaName.MatchString(n) {
+			values[strings.ReplaceAll(strings.Join(strings.Fields(strings.ToLower(n)), ""), ".", ":")] = content
+		}
+	}
+	for _, k := range []string{"dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title", "parsely-title"} {
+		if v := values[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// metaProperty and metaName are the <meta> properties and names
+// readability reads metadata from (its rxPropertyPattern and
+// rxNamePattern).
+var (
+	metaProperty = regexp.MustCompile(`(?i)\s*(dc|dcterm|og|article|twitter)\s*:\s*(author|creator|description|title|site_name|published_time|modified_time|image\S*)\s*`)
+	metaName     = regexp.MustCompile(`(?i)^\s*(?:(dc|dcterm|article|og|twitter|parsely|weibo:(article|webpage))\s*[-\.:]\s*)?(author|creator|pub-date|description|title|site_name|published_time|modified_time|image)\s*$`)
+)
 
 // storyTitle is the part of a page's <title> readability compares
 // headings to (Readability.js, _getArticleTitle): the title without its

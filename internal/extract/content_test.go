@@ -171,6 +171,12 @@ func TestReadabilityTitleScripts(t *testing.T) {
 			}
 		})
 	}
+	// Readability's title is the one a <meta> gives, where one does.
+	meta := parseFragment(t, `<meta property="og:title" content="Городской совет утвердил новый план моста"><title>Городские новости</title>`+
+		`<h2>Городские новости</h2><h1>Городской совет утвердил новый план моста</h1>`)
+	if h := readabilityTitle(meta); h == nil || textOf(h) != "Городской совет утвердил новый план моста" {
+		t.Errorf("with og:title, readabilityTitle = %v, want the story's <h1>", h)
+	}
 	// A heading that only shares the site's name is no title; neither is
 	// a second heading when readability drops the first itself.
 	for _, tc := range []struct {
