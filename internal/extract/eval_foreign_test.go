@@ -49,9 +49,11 @@ const foreignCyrillic = "бвгдежзиклмнопрстуфхцчшщыэ"
 // that each has an upper case of its own (no final sigma).
 const foreignGreek = "αβγδεζηθικλμνξοπρστυφχψωάέ"
 
-// foreignLetters is the key in use: foreignKey's, or with
-// -eval.foreign.script=cyrillic or greek foreignCyrillic's or
-// foreignGreek's.
+// foreignAlphabets are the keys -eval.foreign.script names.
+var foreignAlphabets = map[string]string{"latin": foreignKey, "cyrillic": foreignCyrillic, "greek": foreignGreek}
+
+// foreignLetters is the key in use (foreignAlphabets), foreignKey's
+// unless -eval.foreign.script names another.
 var foreignLetters = []rune(foreignKey)
 
 // foreignText returns s in the made-up language.
@@ -136,9 +138,7 @@ func foreign(body []byte, url string) ([]byte, string) {
 				// which the parser keeps as one: without this, a page
 				// saved with CRLF line breaks came back with a "\r" in
 				// every text node between tags.
-				s := strings.ReplaceAll(string(text), "\r\n", "\n")
-				s = strings.ReplaceAll(s, "\r", "\n")
-				out.WriteString(html.EscapeString(foreignText(html.UnescapeString(s))))
+				out.WriteString(html.EscapeString(foreignText(html.UnescapeString(plainBreaks(string(text))))))
 			case "ld+json":
 				out.Write(foreignJSON(text))
 			case "noscript", "noembed", "noframes":

@@ -697,14 +697,12 @@ func TestEval(t *testing.T) {
 			t.Fatalf("-eval.base: %v", err)
 		}
 	}
-	switch *evalForeignScript {
-	case "latin":
-	case "cyrillic", "greek":
-		foreignLetters = []rune(map[string]string{"cyrillic": foreignCyrillic, "greek": foreignGreek}[*evalForeignScript])
-		defer func() { foreignLetters = []rune(foreignKey) }()
-	default:
+	key, ok := foreignAlphabets[*evalForeignScript]
+	if !ok {
 		t.Fatalf("-eval.foreign.script: %q is not latin, cyrillic or greek", *evalForeignScript)
 	}
+	foreignLetters = []rune(key)
+	defer func() { foreignLetters = []rune(foreignKey) }()
 	var pages []benchPage
 	for _, p := range loadPages(t, 1<<30) {
 		if !hasToken(strings.ReplaceAll(*evalSets, ",", " "), p.set) {
