@@ -51,7 +51,7 @@ var (
 	// (guard.content.strip_hidden); `webgate extract` only with
 	// --strip-hidden.
 	evalForeign       = flag.Bool("eval.foreign", false, "TestEval: rewrite every page's words, its reference's and its snippets' into a made-up language (eval_foreign_test.go), as pages in a language no rule knows come")
-	evalForeignScript = flag.String("eval.foreign.script", "latin", "TestEval: with -eval.foreign, the script the made-up language is written in: latin, cyrillic or greek")
+	evalForeignScript = flag.String("eval.foreign.script", "latin", "TestEval: with -eval.foreign, the script the made-up language is written in: latin, cyrillic, greek, or han (ideographs, no spaces between words)")
 	evalStripHidden   = flag.Bool("eval.striphidden", false, "TestEval: extract as web_fetch does by default, with hidden content stripped first (Options.StripHidden)")
 )
 
@@ -343,6 +343,7 @@ func scoreText(p benchPage, text string, err error) extScore {
 		text = ""
 	}
 	s.Words = countWords(text)
+	text = hanBack(text)
 	if p.set == "aeb" {
 		s.AEB = evalAEBPage(p.ref, text)
 		s = scoreAEBCounts(s)
@@ -698,11 +699,14 @@ func TestEval(t *testing.T) {
 		}
 	}
 	key, ok := foreignAlphabets[*evalForeignScript]
-	if !ok {
-		t.Fatalf("-eval.foreign.script: %q is not latin, cyrillic or greek", *evalForeignScript)
+	foreignHan = *evalForeignScript == "han"
+	if !ok && !foreignHan {
+		t.Fatalf("-eval.foreign.script: %q is not latin, cyrillic, greek or han", *evalForeignScript)
 	}
-	foreignLetters = []rune(key)
-	defer func() { foreignLetters = []rune(foreignKey) }()
+	if ok {
+		foreignLetters = []rune(key)
+	}
+	defer func() { foreignLetters, foreignHan = []rune(foreignKey), false }()
 	var pages []benchPage
 	for _, p := range loadPages(t, 1<<30) {
 		if !hasToken(strings.ReplaceAll(*evalSets, ",", " "), p.set) {
@@ -722,10 +726,12 @@ func TestEval(t *testing.T) {
 		}
 		if *evalForeign {
 			p.body, p.url = foreign(p.body, p.url)
-			p.ref = foreignText(p.ref)
+			// In ideographs, the reference and the snippets go there
+			// and back, as the output does in scoreText (hanBack).
+			p.ref = hanBack(foreignText(p.ref))
 			for _, snips := range [][]string{p.with, p.without} {
 				for i, s := range snips {
-					snips[i] = foreignText(s)
+					snips[i] = hanBack(foreignText(s))
 				}
 			}
 		}
