@@ -379,7 +379,10 @@ type trafRun struct {
 
 // candTrafilatura runs go-trafilatura as run says.
 func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
+	cfg := trafilatura.DefaultConfig()
+	cfg.MinExtractedSize = scriptScaled(cfg.MinExtractedSize, doc)
 	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+		Config:             cfg,
 		OriginalURL:        base,
 		EnableFallback:     run.fallback,
 		FallbackCandidates: run.candidates,
@@ -404,6 +407,37 @@ func candTrafilatura(doc *html.Node, base *nurl.URL, run trafRun) *html.Node {
 		fixAtoms(root)
 	}
 	return root
+}
+
+// scriptScaled scales trafilatura's threshold for a failed extraction
+// (MinExtractedSize, 250 characters) to the script doc's text is
+// written in. It stands for some 45 words of English, about six
+// characters each with its space; a Chinese or Japanese word is about
+// two characters with none (unspacedRun). Trafilatura took a short
+// Chinese story (100 words, 200-odd characters) for a failure and
+// rescued it with its baseline, every paragraph of the page, a
+// footer's contact lines included. The threshold shrinks in proportion
+// to the share of the text's words (countWords) in such a script, to
+// two fifths on a page wholly in one; a page in a spaced script keeps
+// it as it is.
+//
+// Readability's own threshold (CharThresholds, 500 characters, under
+// which it retries with fewer of its cleaning steps) stays: scaled the
+// same way, it lost on pages in ideographs (-eval.foreign.script=han,
+// WCXB-dev −0.0007, four more catastrophic pages), its retries finding
+// more of a listing's or forum's text than its first pass.
+func scriptScaled(threshold int, doc *html.Node) int {
+	all, unspaced := 0, 0
+	for n := range doc.Descendants() {
+		if n.Type == html.TextNode {
+			a, u := countScriptWords(n.Data)
+			all, unspaced = all+a, unspaced+u
+		}
+	}
+	if unspaced == 0 {
+		return threshold
+	}
+	return threshold - threshold*3*unspaced/(5*all)
 }
 
 // restorePre turns the code blocks of trafilatura's reading back into

@@ -202,3 +202,59 @@ func TestReadabilityTitleScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestTrafilaturaScriptThreshold checks that trafilatura's "too short"
+// threshold, counted in characters, is read for the script: a short
+// Chinese story (140 characters, some 70 words) is an extraction, not a
+// failure to rescue with every paragraph of the page, and so is a story
+// of as many words in English.
+func TestTrafilaturaScriptThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		name, story, end, contact string
+	}{
+		{"Chinese", `<p>市议会周二批准了在河上修建新桥的计划。经过长时间的辩论，议员们以十票对三票通过了该方案。</p>` +
+			`<p>新桥将连接老城区和东岸的住宅区，预计可以缓解早晚高峰时段的交通拥堵。</p>` +
+			`<p>市长表示，工程将于明年春季开工，预计在两年内完工，总投资约为八亿元。</p>` +
+			`<p>部分居民担心施工期间的噪音问题，市政府承诺将在夜间暂停施工。</p>`, "夜间暂停施工",
+			`<p>如有任何问题或请求，请联系客户服务中心：电话 2421 分机 4，传真 03-5613699。</p><p>服务中心周日至周四上午八点至下午六点提供服务。</p>`},
+		{"English", `<p>The city council on Tuesday approved the plan for a new bridge over the river. After a long debate, members passed it by ten votes to three.</p>` +
+			`<p>The bridge will link the old town with the housing on the east bank, and should ease the traffic jams of the morning and evening rush hours.</p>` +
+			`<p>The mayor said that work will start next spring and take two years, at a cost of about eight hundred million.</p>` +
+			`<p>Some residents fear the noise of the works; the city has promised to stop them at night.</p>`, "stop them at night",
+			`<p>For any question or request, call the customer service centre: 2421, extension 4, fax 03-5613699.</p><p>The centre answers from Sunday to Thursday, eight to six.</p>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := parseHTML([]byte(`<html><head><title>Bridge</title></head><body><div class="article-content">` + tc.story +
+				`</div><div class="contact">` + tc.contact + `</div></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prepareDoc(doc)
+			traf := candTrafilatura(doc, nil, trafRun{focus: trafilatura.Balanced, fallback: true})
+			if traf == nil {
+				t.Fatal("trafilatura read nothing")
+			}
+			got := textOf(traf)
+			if !strings.Contains(got, tc.end) {
+				t.Errorf("the story's end is missing:\n%s", got)
+			}
+			if strings.Contains(got, "2421") {
+				t.Errorf("the contact lines were rescued into the story:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestScriptScaled checks the scale: whole in a spaced script, whole in
+// an unspaced one, and half and half (by words).
+func TestScriptScaled(t *testing.T) {
+	for page, want := range map[string]int{
+		`<p>The council approved the plan for a new bridge.</p>`: 250,
+		`<p>市议会周二批准了在河上修建新桥的计划。</p>`:                        100,
+		`<p>市议会批准了计划</p><p>the council approved it</p>`:      175,
+	} {
+		if got := scriptScaled(250, parseFragment(t, page)); got != want {
+			t.Errorf("scriptScaled(250, %s) = %d, want %d", page, got, want)
+		}
+	}
+}

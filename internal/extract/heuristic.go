@@ -85,7 +85,14 @@ func wordCountOver(n *html.Node, limit int) bool {
 // (nearly all of them) are judged by a table instead of decoding each
 // rune.
 func countWords(s string) int {
-	c, in := 0, false
+	c, _ := countScriptWords(s)
+	return c
+}
+
+// countScriptWords counts s's words as countWords does, and how many of
+// them are in a script without spaces between words.
+func countScriptWords(s string) (c, unspaced int) {
+	in := false
 	// The run of an unspaced script in progress: its characters so far,
 	// its characters per word, and the byte where its last one ended (a
 	// character of that script there continues it).
@@ -122,11 +129,12 @@ func countWords(s string) int {
 		// The first character of each group of per adds a word.
 		if run%per == 0 {
 			c++
+			unspaced++
 		}
 		run++
 		in, runEnd = true, i
 	}
-	return c
+	return c, unspaced
 }
 
 // unspacedRun returns, for a character of a script written without
