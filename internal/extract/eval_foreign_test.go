@@ -366,8 +366,9 @@ const (
 var hanPunct = map[rune]rune{',': '，', '.': '。', ';': '；', ':': '：', '!': '！', '?': '？'}
 
 // hanText writes s's words (runs of a to z, either case) in ideographs
-// and drops the spaces between two words, a mark of hanPunct between
-// them becoming its full-width form. Other characters stay.
+// and drops the spaces between two words; a mark of hanPunct after a
+// word, before spaces or the end, becomes its full-width form and the
+// spaces go. Other characters stay.
 func hanText(s string) string {
 	rs := []rune(s)
 	letter := func(i int) bool {
@@ -409,10 +410,12 @@ func hanText(s string) string {
 				b.WriteRune(hanRune(rs[i:i+n], first))
 				i, first = i+n, false
 			}
-			// Spaces, or a mark and spaces, up to the next word go.
+			// Spaces up to the next word go. A mark after the word
+			// becomes full-width where spaces or the text's end follow
+			// it (not in "e.g" or "example.com"), and the spaces go.
 			if j := skip(i); j > i && letter(j) {
 				i = j
-			} else if full, ok := hanPunct[rs[min(i, len(rs)-1)]]; ok && i < len(rs) && space(i+1) && letter(skip(i+1)) {
+			} else if full, ok := hanPunct[rs[min(i, len(rs)-1)]]; ok && i < len(rs) && (i+1 == len(rs) || space(i+1)) {
 				b.WriteRune(full)
 				i = skip(i + 1)
 			}
@@ -495,6 +498,14 @@ func TestForeignHan(t *testing.T) {
 	}
 	if back, want := hanBack(got), "read more, at 10:30 about it. then e-mail: don't wait! next <b class=x>"; back != want {
 		t.Errorf("hanBack = %q, want %q", back, want)
+	}
+	// A sentence's last mark is full-width too, and the spaces after it
+	// go, before a number as before a word; "e.g" keeps its dots.
+	if got := foreignText("It ends. 2024 e.g so"); !strings.Contains(got, "。2024") || strings.Count(got, ".") != 1 {
+		t.Errorf("hanText = %q", got)
+	}
+	if got, want := hanBack(foreignText("It ends.")), "it ends. "; got != want {
+		t.Errorf("hanBack = %q, want %q", got, want)
 	}
 	// Word counts stay near the English ones: "about" is three
 	// characters, and countWords reads two characters as a word.
