@@ -711,11 +711,22 @@ func dropTrailingRelated(root *html.Node) {
 
 // sentence reports a text that ends as a sentence does, with a full stop
 // (not an ellipsis), a question or an exclamation mark: "Read more about
-// ad blocking here." is the story's last line, not a rail's label.
+// ad blocking here." is the story's last line, not a rail's label. The
+// marks of other scripts count too: Chinese and Japanese "。！？" (and
+// their full-width forms), the Devanagari danda, the Arabic question
+// mark and the Urdu, Armenian and Ethiopic full stops.
 func sentence(t string) bool {
 	t = strings.TrimSpace(t)
-	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "..")
+	if strings.HasSuffix(t, ".") {
+		return !strings.HasSuffix(t, "..")
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return strings.ContainsRune(sentenceEnds, r)
 }
+
+// sentenceEnds are the marks, other than the full stop, that end a
+// sentence.
+const sentenceEnds = "?!。．！？।॥؟۔։።"
 
 // removeLabels removes label lines unless they hold a third of root's
 // words (removeUnlessThird), and then each box they leave holding only a

@@ -128,3 +128,25 @@ func TestReadingMeta(t *testing.T) {
 		{"a recipe's step", `<p>Stir · 5 min</p>` + story, nil, []string{"Stir · 5 min"}},
 	})
 }
+
+// TestSentence checks the marks that end a sentence, in several scripts,
+// against an ellipsis and labels.
+func TestSentence(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Read more about ad blocking here.": true,
+		"Was it worth it?":                  true,
+		"More from the newsroom...":         false,
+		"You may also like":                 false,
+		"了解更多关于广告拦截的信息。":                    true,
+		"这值得吗？":                             true,
+		"詳しくはこちら！":                          true,
+		"और पढ़ें।":                         true,
+		"هل يستحق ذلك؟":                     true,
+		"相关阅读":                              false,
+		"関連記事：":                             false,
+	} {
+		if got := sentence(text); got != want {
+			t.Errorf("sentence(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
