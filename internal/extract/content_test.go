@@ -258,3 +258,18 @@ func TestScriptScaled(t *testing.T) {
 		}
 	}
 }
+
+// TestTrafilaturaBaselineOnce checks the fork's last-resort baseline:
+// when a short page's paragraphs are too few to use, the page's whole
+// text replaces them, and they are not read twice.
+func TestTrafilaturaBaselineOnce(t *testing.T) {
+	doc, err := parseHTML([]byte(`<html><body><div><p>Opening hours</p><p>Closed on Sunday</p><div>Call 555-0100 or write to the town hall at 1 Main Street, ` +
+		`where the clerk answers every letter within a week of its arrival.</div></div></body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := renderText(candTrafilatura(doc, nil, trafRun{focus: trafilatura.Balanced}))
+	if n := strings.Count(got, "Opening hours"); n != 1 || !strings.Contains(got, "Main Street") || strings.Contains(got, "hoursClosed") {
+		t.Errorf("baseline read the paragraph %d times, glued its words or lost the rest:\n%s", n, got)
+	}
+}

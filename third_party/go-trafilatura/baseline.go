@@ -134,7 +134,11 @@ func baseline(doc *html.Node) (*html.Node, string) {
 		return postBody, tmpText
 	}
 
-	// Default strategy: clean the tree and take everything
+	// Default strategy: clean the tree and take everything. It starts
+	// from an empty body, as Python trafilatura's does: the paragraphs
+	// found above, too short to use, stayed in it, and the page's text
+	// came back with them twice (webgate fork).
+	postBody = etree.Element("body")
 	if body := dom.QuerySelector(doc, "body"); body != nil {
 		text := trim(etree.IterText(body, "\n"))
 		if utf8.RuneCountInString(text) > 100 {
