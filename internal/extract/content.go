@@ -203,6 +203,13 @@ func mainContent(ctx context.Context, doc *html.Node, base *nurl.URL, pm pageMet
 		dedupeRuns(traf)
 	}
 	wt := words(traf)
+	// Readability's block may be a picture and its caption
+	// (captionShaped), no reading of the page: where trafilatura's
+	// reading is prose that disagrees with it (safetyNet), that stands
+	// for both before the cleaned page is weighed against them.
+	if captionShaped(read) && safetyNet(read, traf) {
+		read, wr = traf, wt
+	}
 	if cleanedWins(kind, base, read, traf, clean, wr, wt, wc) {
 		if kind != kindForum {
 			dropLabelLines(clean)

@@ -72,6 +72,8 @@ func TestSafetyNet(t *testing.T) {
 	story := strings.Repeat("<p>The council approved the new budget after a long debate on tuesday night, and the mayor signed it on wednesday.</p>", 5)
 	notice := `<p>We and our 187 partners store and access information on your device, such as cookies, and process personal data for personalised advertising. You can accept or manage your choices in the privacy settings.</p>`
 	names := `<ul>` + strings.Repeat(`<li>Anna Becker, Professor of Physics, University of Leeds</li>`, 15) + `</ul>`
+	caption := `<div class="image"><p><img src="/lead.jpg" alt="Space"></p><p>In this Dec. 12, 2006, file photo, made available by NASA, ` +
+		`astronaut Robert L. Curbeam Jr., left, and astronaut Christer Fuglesang, participate in a space walk. (NASA via AP, File)</p></div>`
 	tests := []struct {
 		name       string
 		pick, traf string
@@ -90,6 +92,9 @@ func TestSafetyNet(t *testing.T) {
 			`<div id="onetrust-policy-text">` + strings.Repeat("Vt qfr gxk partnerit plokt jaqs kozpa trel. ", 6) + `</div><ul class="ot-dpd">` +
 			strings.Repeat("<li>Jaqs kozpa</li>", 4) + `</ul></div>`, story, true},
 		{"a story in a block named after cookies is no notice", `<div class="recipe"><h2 class="cookies-title">Oat cookies</h2>` + story + `</div>`, story + story, false},
+		// Readability's block is the lead photo and its caption.
+		{"a photo's caption against the story", caption, story, true},
+		{"a photo's caption against a caption", caption, caption, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,5 +305,28 @@ func TestHeadlineLeadsFooter(t *testing.T) {
 		if len(leads) != 1 || !strings.HasPrefix(leads[0], "A good risk management") {
 			t.Errorf("%s: leads %q, want the story's paragraph alone", name, leads)
 		}
+	}
+}
+
+// TestCaptionShaped: one picture and a line of text is a caption; two
+// pictures (a gallery), two paragraphs (a brief beside its photo), a long
+// text or none at all is not.
+func TestCaptionShaped(t *testing.T) {
+	img := `<img src="/a.jpg" alt="">`
+	line := `<p>The mayor, left, and the council, at the opening of the bridge, on Tuesday. (AP Photo)</p>`
+	for page, want := range map[string]bool{
+		`<figure>` + img + `<figcaption>The mayor, left, at the opening.</figcaption></figure>`: true,
+		`<div><p>` + img + `</p>` + line + `</div>`:                                             true,
+		`<div>` + img + img + line + `</div>`:                                                   false,
+		`<div>` + img + line + line + `</div>`:                                                  false,
+		`<div>` + img + `<p>` + strings.Repeat("word ", 90) + `</p></div>`:                      false,
+		`<div>` + line + `</div>`:                                                               false,
+	} {
+		if got := captionShaped(parseFragment(t, page)); got != want {
+			t.Errorf("captionShaped(%s) = %v, want %v", page, got, want)
+		}
+	}
+	if captionShaped(nil) {
+		t.Error("captionShaped(nil) = true")
 	}
 }
