@@ -250,8 +250,8 @@ func TestTrafilaturaScriptThreshold(t *testing.T) {
 func TestScriptScaled(t *testing.T) {
 	for page, want := range map[string]int{
 		`<p>The council approved the plan for a new bridge.</p>`: 250,
-		`<p>市议会周二批准了在河上修建新桥的计划。</p>`:                        100,
-		`<p>市议会批准了计划</p><p>the council approved it</p>`:      175,
+		`<p>市议会周二批准了在河上修建新桥的计划。</p>`:                             100,
+		`<p>市议会批准了计划</p><p>the council approved it</p>`:          175,
 	} {
 		if got := scriptScaled(250, parseFragment(t, page)); got != want {
 			t.Errorf("scriptScaled(250, %s) = %d, want %d", page, got, want)
