@@ -4,6 +4,7 @@ import (
 	"maps"
 	nurl "net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -62,19 +63,26 @@ func nameWords(name string) []string {
 // that is no article, what readability and trafilatura latch onto there is
 // a popup (a rewards scheme, a shipping banner, a cookie notice), not the
 // page. A cleaned page of under 50 words is too little to trust instead.
+//
+// Chinese and Japanese are compared character by character (charTokens),
+// as other scripts word by word: a page's story shares the words its
+// shop's grid is written in, and so the characters, but hardly a pair of
+// characters in a row. Compared by pairs (compareTokens), in ideographs
+// (-eval.foreign.script=han) a market's story lay "elsewhere" than its
+// product grid, which won (WCXB-dev 4852, 0.972 in Latin letters, 0.373).
 func elsewhere(read, traf, clean *html.Node, wc int) bool {
 	if wc < 50 || read == nil && traf == nil {
 		return false
 	}
 	have := map[string]int{}
-	for _, t := range compareTokens(textOf(clean)) {
+	for _, t := range charTokens(textOf(clean)) {
 		have[t]++
 	}
 	for _, cand := range []*html.Node{read, traf} {
 		if cand == nil {
 			continue
 		}
-		toks := compareTokens(textOf(cand))
+		toks := charTokens(textOf(cand))
 		if len(toks) == 0 {
 			continue
 		}
@@ -407,4 +415,34 @@ func holdsMain(n *html.Node) bool {
 // article.
 func isMainOrArticle(n *html.Node) bool {
 	return isElem(n, atom.Main) || isElem(n, atom.Article) || strings.EqualFold(attr(n, "role"), "main")
+}
+
+// charTokens splits s into wordTokens, and each run of a script written
+// without spaces (unspacedRun) into its characters; letters and digits
+// of another script within such a run stay a token.
+func charTokens(s string) []string {
+	toks := wordTokens(s)
+	var out []string
+	for _, t := range toks {
+		if !hasUnspaced(t) {
+			out = append(out, t)
+			continue
+		}
+		for len(t) > 0 {
+			r, n := utf8.DecodeRuneInString(t)
+			if unspacedRun(r) == 0 {
+				// A run of other letters or digits stays whole.
+				end := strings.IndexFunc(t, func(r rune) bool { return unspacedRun(r) > 0 })
+				if end < 0 {
+					end = len(t)
+				}
+				out = append(out, t[:end])
+				t = t[end:]
+				continue
+			}
+			out = append(out, t[:n])
+			t = t[n:]
+		}
+	}
+	return out
 }

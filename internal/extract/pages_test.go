@@ -380,6 +380,9 @@ func TestElsewhere(t *testing.T) {
 	page := div(strings.Repeat("Crocs classic clogs in every colour with free returns and iconic comfort. ", 6))
 	popup := div(strings.Repeat("Members earn one point per dollar spent and reward cash at one hundred points. ", 4))
 	part := div("Crocs classic clogs in every colour with free returns and iconic comfort.")
+	zhShop := div(strings.Repeat("手工皮革钱包，四十二元，加入购物车。手工羊毛围巾，六十五元，加入购物车。", 4))
+	zhStory := div("钱包的皮革和围巾的羊毛都来自本地，手艺人一针一线做成，五年不坏，买一件就够。")
+	zhPopup := div(strings.Repeat("会员每消费一美金积一点，满一百点可兑换现金券。", 3))
 	for _, tc := range []struct {
 		name       string
 		read, traf *html.Node
@@ -390,6 +393,12 @@ func TestElsewhere(t *testing.T) {
 		{"readability agrees", part, popup, page, false},
 		{"no candidates", nil, nil, page, false},
 		{"cleaned page too small", popup, popup, part, false},
+		// Chinese is compared character by character, as English word
+		// by word: a market's story and its own product grid share the
+		// characters their words are made of, as English text shares its
+		// words, though hardly a pair of them.
+		{"a Chinese story beside its shop", zhStory, zhStory, zhShop, false},
+		{"a Chinese popup", zhPopup, zhPopup, zhShop, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := elsewhere(tc.read, tc.traf, tc.clean, words(tc.clean)); got != tc.want {
