@@ -422,11 +422,16 @@ func isMainOrArticle(n *html.Node) bool {
 // of another script within such a run stay a token.
 func charTokens(s string) []string {
 	toks := wordTokens(s)
-	var out []string
-	for _, t := range toks {
+	var out []string // only a text with such a run is copied
+	for i, t := range toks {
 		if !hasUnspaced(t) {
-			out = append(out, t)
+			if out != nil {
+				out = append(out, t)
+			}
 			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, 2*len(toks)), toks[:i]...)
 		}
 		for len(t) > 0 {
 			r, n := utf8.DecodeRuneInString(t)
@@ -443,6 +448,9 @@ func charTokens(s string) []string {
 			out = append(out, t[:n])
 			t = t[n:]
 		}
+	}
+	if out == nil {
+		return toks
 	}
 	return out
 }
