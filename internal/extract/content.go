@@ -787,11 +787,9 @@ func asciiWords(r rune) bool {
 	return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'))
 }
 
-// letterWords splits words at anything but a letter, a digit or "_", in
-// any script.
-func letterWords(r rune) bool {
-	return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
-}
+// letterWords splits words at anything but a character of a word
+// (wordRune), in any script.
+func letterWords(r rune) bool { return !wordRune(r) }
 
 // holdsRows reports an element with a row group or a row among its
 // children.
@@ -1172,7 +1170,13 @@ func wordRune(r rune) bool {
 // line, so one extractor joining two lines that another keeps apart (at
 // a <br>, or a paragraph's end with no space before the next) left two
 // readings of the same Chinese story sharing half their "words".
-func compareTokens(s string) []string {
+func compareTokens(s string) []string { return unspacedTokens(s, true) }
+
+// unspacedTokens splits s into wordTokens, each run of a script written
+// without spaces into its characters: overlapping pairs of them with
+// pairs (compareTokens), else one by one (charTokens). Only a text that
+// holds such a run is copied.
+func unspacedTokens(s string, pairs bool) []string {
 	toks := wordTokens(s)
 	var out []string
 	for i, t := range toks {
@@ -1185,7 +1189,7 @@ func compareTokens(s string) []string {
 		if out == nil {
 			out = append(make([]string, 0, 2*len(toks)), toks[:i]...)
 		}
-		out = appendCharPairs(out, t)
+		out = appendUnspaced(out, t, pairs)
 	}
 	if out == nil {
 		return toks
@@ -1209,10 +1213,11 @@ func hasUnspaced(t string) bool {
 	return false
 }
 
-// appendCharPairs appends t's tokens to out: each run of unspaced-script
-// characters as its overlapping pairs (a lone character as itself), and
-// each run of other letters and digits whole.
-func appendCharPairs(out []string, t string) []string {
+// appendUnspaced appends t's tokens to out: each run of unspaced-script
+// characters as its overlapping pairs with pairs (a lone character as
+// itself), else as its characters, and each run of other letters and
+// digits whole.
+func appendUnspaced(out []string, t string, pairs bool) []string {
 	for t != "" {
 		r, n := utf8.DecodeRuneInString(t)
 		unspaced := unspacedRun(r) > 0
@@ -1231,6 +1236,10 @@ func appendCharPairs(out []string, t string) []string {
 		}
 		for i, r := range run {
 			next := i + utf8.RuneLen(r)
+			if !pairs {
+				out = append(out, run[i:next])
+				continue
+			}
 			if next == len(run) {
 				break
 			}

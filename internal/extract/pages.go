@@ -4,7 +4,6 @@ import (
 	"maps"
 	nurl "net/url"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -420,37 +419,4 @@ func isMainOrArticle(n *html.Node) bool {
 // charTokens splits s into wordTokens, and each run of a script written
 // without spaces (unspacedRun) into its characters; letters and digits
 // of another script within such a run stay a token.
-func charTokens(s string) []string {
-	toks := wordTokens(s)
-	var out []string // only a text with such a run is copied
-	for i, t := range toks {
-		if !hasUnspaced(t) {
-			if out != nil {
-				out = append(out, t)
-			}
-			continue
-		}
-		if out == nil {
-			out = append(make([]string, 0, 2*len(toks)), toks[:i]...)
-		}
-		for len(t) > 0 {
-			r, n := utf8.DecodeRuneInString(t)
-			if unspacedRun(r) == 0 {
-				// A run of other letters or digits stays whole.
-				end := strings.IndexFunc(t, func(r rune) bool { return unspacedRun(r) > 0 })
-				if end < 0 {
-					end = len(t)
-				}
-				out = append(out, t[:end])
-				t = t[end:]
-				continue
-			}
-			out = append(out, t[:n])
-			t = t[n:]
-		}
-	}
-	if out == nil {
-		return toks
-	}
-	return out
-}
+func charTokens(s string) []string { return unspacedTokens(s, false) }
