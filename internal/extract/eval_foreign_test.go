@@ -370,6 +370,15 @@ const (
 // forms with no space after them.
 var hanPunct = map[rune]rune{',': '，', '.': '。', ';': '；', ':': '：', '!': '！', '?': '？'}
 
+// hanHalf maps each full-width mark of hanPunct back.
+var hanHalf = func() map[rune]rune {
+	m := map[rune]rune{}
+	for k, v := range hanPunct {
+		m[v] = k
+	}
+	return m
+}()
+
 // hanText writes s's words (runs of a to z, either case) in ideographs
 // and drops the spaces between two words; a mark of hanPunct after a
 // word, before spaces or the end, becomes its full-width form and the
@@ -454,16 +463,12 @@ func hanBack(s string) string {
 	if !foreignHan {
 		return s
 	}
-	full := map[rune]rune{}
-	for k, v := range hanPunct {
-		full[v] = k
-	}
 	var b strings.Builder
 	inWord := false
 	for _, r := range s {
 		off := r - hanBase
 		if off < 0 || off >= 2*hanBlock {
-			if k, ok := full[r]; ok {
+			if k, ok := hanHalf[r]; ok {
 				b.WriteRune(k)
 				r = ' '
 			}
