@@ -92,15 +92,22 @@ func consentMarked(n *html.Node) bool {
 }
 
 // consentStems are word beginnings of consent notices and embed-consent
-// placeholders in the languages of European and American publishers: the
+// placeholders in the languages of the world's larger publishers: the
 // notice asks for consent (or agreement, acceptance), names cookies,
 // partners or vendors, personal data, privacy, third parties and
 // settings, and offers to load or show external content. Each is matched
 // as the start of a lower-cased word, so "cookie" covers "cookies" and
 // "Cookie-Einstellungen", "zustimm" covers "Zustimmung" and "zustimmen".
-// A story about privacy uses some of them too; the shape is only one of
-// the conditions of the safety net (see safetyNet).
-var consentStems = []string{
+// Words a language fuses with its article or a preposition (Arabic
+// "ال", Hebrew "ה") are listed in the forms notices use. In Chinese,
+// Japanese and Thai, written without spaces, a stem counts wherever it
+// stands in a run (countConsent). Stems that open common words of
+// another language are left out ("date", "veri": English "dated",
+// "very"; "kabul": the city), and so is Vietnamese, whose words are
+// syllables that each mean many things. A story about privacy uses
+// some of them too; the shape is only one of the conditions of the
+// safety net (see safetyNet).
+var consentStems = [...]string{
 	// everywhere
 	"cookie", "gdpr", "dsgvo", "rgpd", "ccpa", "iab", "tcf",
 	// English
@@ -121,6 +128,45 @@ var consentStems = []string{
 	// Dutch, Scandinavian, Polish
 	"toestemming", "gegevens", "persoonlijke", "accepteren", "advertenties", "derden", "samtycke",
 	"samtykke", "personuppgifter", "personoplysninger", "zgod", "prywatno", "osobow",
+	"personopplysning", "personvern", "informasjonskapsl", "annonse",
+	// Czech, Slovak
+	"souhlas", "súhlas", "osobní", "osobné", "údaj", "soukromí", "súkromi", "reklam", "nastavení",
+	"nastaveni", "přijmout", "prijať", "třetí", "tretí", "zařízení", "zariadeni", "zpracování",
+	"spracúvan", "spracovan",
+	// Hungarian, Romanian, Finnish
+	"süti", "hozzájárul", "személyes", "adat", "hirdetés", "beállítás", "elfogad", "harmadik",
+	"consimțământ", "consimţământ", "parteneri", "confidențialitate", "confidenţialitate",
+	"publicitate", "setări", "setările", "terț", "terţ", "dispozitiv",
+	"eväst", "suostum", "henkilöti", "kumppan", "tietosuoj", "mainon", "hyväksy", "kolmann",
+	// Greek
+	"συναίνεσ", "συγκατάθεσ", "προσωπικ", "δεδομέν", "συνεργάτ", "απορρήτ", "απόρρητ", "διαφήμισ",
+	"ρυθμίσ", "αποδοχ", "αποδέχ", "τρίτ", "συσκευ",
+	// Russian, Ukrainian, Bulgarian
+	"куки", "согласи", "персональн", "конфиденциальн", "партнер", "партнёр", "реклам", "настройк",
+	"обработк", "третьи", "третьих", "устройств", "отслежива", "идентификатор",
+	"згод", "конфіденційн", "налаштуван", "прийнят", "обробк", "треті", "пристро",
+	"бисквитк", "съгласи", "лични", "данни", "партньор", "поверителност",
+	// Turkish, Indonesian and Malay
+	"çerez", "onay", "kişisel", "veriler", "gizlilik", "ortaklar", "tercih", "üçüncü", "cihaz", "izleme",
+	"persetujuan", "pribadi", "mitra", "privasi", "iklan", "pengaturan", "pelacakan", "setuju", "kuki",
+	"perangkat",
+	// Arabic, Persian, Hebrew
+	"كوكيز", "الكوكيز", "الارتباط", "الخصوصية", "موافق", "البيانات", "الشخصية", "شركاؤنا", "شركائنا",
+	"شركاء", "الإعلانات", "إعلانات", "الإعدادات", "إعدادات", "قبول", "جهازك",
+	"کوکی", "حریم", "رضایت", "شخصی", "تبلیغات", "تنظیمات", "پذیرش",
+	"עוגיות", "קובצי", "פרטיות", "הפרטיות", "הסכמ", "ההסכמ", "מסכים", "שותפ", "השותפ", "והשותפ",
+	"אישי", "פרסום", "הגדרות", "ההגדרות",
+	// Hindi, Korean
+	"कुकी", "सहमति", "व्यक्तिगत", "गोपनीयता", "भागीदार", "सेटिंग", "स्वीकार",
+	"쿠키", "동의", "개인정보", "파트너", "광고", "설정", "수집", "제3자", "맞춤", "수락",
+	// Chinese, Japanese, Thai: matched inside runs, so only words that
+	// are not also everyday words of news ("数据" data, "合作" to work
+	// together, "接受" to receive, "設定" to set)
+	"同意", "个人信息", "个人数据", "個人資料", "個人數據", "個人情報", "個人データ", "合作伙伴", "合作夥伴",
+	"隐私", "隱私", "广告", "廣告", "広告", "第三方", "第三者", "跟踪", "追蹤", "设备", "裝置", "端末",
+	"クッキー", "パートナー", "プライバシー", "識別子",
+	"คุกกี้", "ยินยอม", "ข้อมูลส่วนบุคคล", "ความเป็นส่วนตัว", "พันธมิตร", "โฆษณา", "ตั้งค่า", "ยอมรับ",
+	"บุคคลที่สาม",
 }
 
 // consentShaped reports text in which consent vocabulary is dense (see
@@ -131,14 +177,21 @@ func consentShaped(text string) bool { return countConsent(text).shaped() }
 // consent stems it uses.
 type consentCount struct {
 	words, hits int
-	stems       [2]uint64 // bit i: consentStems[i] was seen
+	stems       [(len(consentStems) + 63) / 64]uint64 // bit i: consentStems[i] was seen
 }
 
 func (c *consentCount) add(o consentCount) {
 	c.words += o.words
 	c.hits += o.hits
-	c.stems[0] |= o.stems[0]
-	c.stems[1] |= o.stems[1]
+	for i, w := range o.stems {
+		c.stems[i] |= w
+	}
+}
+
+// saw counts a consent word, of stem i.
+func (c *consentCount) saw(i int) {
+	c.hits++
+	c.stems[i/64] |= 1 << (i % 64)
 }
 
 // shaped: at least minConsentStems different stems, and one word in
@@ -146,7 +199,11 @@ func (c *consentCount) add(o consentCount) {
 // eight; a news story that mentions cookies or a privacy policy stays far
 // below one in twelve.
 func (c consentCount) shaped() bool {
-	return bits.OnesCount64(c.stems[0])+bits.OnesCount64(c.stems[1]) >= minConsentStems && c.hits*consentDensity >= c.words
+	n := 0
+	for _, w := range c.stems {
+		n += bits.OnesCount64(w)
+	}
+	return n >= minConsentStems && c.hits*consentDensity >= c.words
 }
 
 const (
@@ -168,18 +225,40 @@ var stemsByPrefix = func() map[string][]int {
 	return m
 }()
 
+// runStems are the indexes of the consent stems looked for inside a run
+// of a script written without spaces (hasUnspaced), where a word has no
+// edges to match a stem at: the stems in such scripts, and "cookie",
+// which notices in them spell in Latin letters ("使用Cookie").
+var runStems = func() []int {
+	var idx []int
+	for i, s := range consentStems {
+		if s == "cookie" || hasUnspaced(s) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}()
+
 // countConsent counts words (as countWords) and consent words (tokens as
-// wordTokens that start with a stem; the shortest matching stem counts).
+// wordTokens that start with a stem; the shortest matching stem counts;
+// in a run of Chinese, Japanese or Thai, each place a stem stands).
 func countConsent(text string) consentCount {
 	c := consentCount{words: countWords(text)}
 	for _, t := range wordTokens(text) {
 		if len(t) < 3 {
 			continue
 		}
+		if hasUnspaced(t) {
+			for _, i := range runStems {
+				for range strings.Count(t, consentStems[i]) {
+					c.saw(i)
+				}
+			}
+			continue
+		}
 		for _, i := range stemsByPrefix[t[:3]] {
 			if strings.HasPrefix(t, consentStems[i]) {
-				c.hits++
-				c.stems[i/64] |= 1 << (i % 64)
+				c.saw(i)
 				break
 			}
 		}
