@@ -226,17 +226,25 @@ func dropArticleFurniture(root *html.Node) {
 		}
 	}
 	removeLabels(root, drop)
-	// A consent notice or an embed placeholder can outweigh a short
-	// story. Only when little would be left (under 50 words, or a
-	// quarter of the text) is the page more likely about consent, a
-	// privacy policy, than furnished with it.
+	dropConsent(root)
+}
+
+// dropConsent removes root's consent notices and embed placeholders
+// (consentBlocks) and reports whether it did. A notice can outweigh a
+// short story. Only when little would be left (under 50 words, or a
+// quarter of the text) is the page more likely about consent, a privacy
+// policy, than furnished with it, and nothing is removed.
+func dropConsent(root *html.Node) bool {
 	consent := consentBlocks(root)
 	total := wordCount(root)
-	if left := total - wordsIn(consent); left >= minNetWords && left*4 >= total {
-		for _, n := range consent {
-			removeNode(n)
-		}
+	left := total - wordsIn(consent)
+	if len(consent) == 0 || left < minNetWords || left*4 < total {
+		return false
 	}
+	for _, n := range consent {
+		removeNode(n)
+	}
+	return true
 }
 
 // isLabelLine reports a block that is an ad slot's label, a photo credit,

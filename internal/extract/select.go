@@ -299,13 +299,29 @@ const (
 // pick is mostly words traf does not have (under a third of them) and
 // traf is a real text of its own (50 words, at least a third of pick's
 // length): trafilatura found a different block, and the story is more
-// likely the prose one.
+// likely the prose one. A trafilatura reading that holds the story and
+// the notice after it is judged by what is left without the notice
+// (dropConsent), as the story is served.
 func safetyNet(pick, traf *html.Node) bool {
 	if pick == nil || traf == nil {
 		return false
 	}
+	if candidateShape(pick) == "" {
+		return false
+	}
+	if candidateShape(traf) == "consent" {
+		// trafilatura may have read the story and a notice after it
+		// (as one reading, it is as dense in consent words as the
+		// notice alone): the story is what is left without the notice,
+		// as dropArticleFurniture leaves it.
+		rest := cloneTree(traf)
+		if !dropConsent(rest) {
+			return false
+		}
+		traf = rest
+	}
 	wp, wt := words(pick), words(traf)
-	if wt < minNetWords || candidateShape(pick) == "" || candidateShape(traf) != "" {
+	if wt < minNetWords || candidateShape(traf) != "" {
 		return false
 	}
 	pt, tt := blockTokens(pick), blockTokens(traf)

@@ -126,6 +126,13 @@ func TestSafetyNet(t *testing.T) {
 		{"the story with its notice agrees with the story", story + notice, story, false},
 		{"a short reference is no fallback", names, "<p>Open letter to the ministers.</p>", false},
 		{"a list that trafilatura has too", names, story + names, false},
+		// trafilatura read the story and the notice under it, which as
+		// one reading is as dense in consent words as the notice: the
+		// story is what is left without it.
+		{"consent notice against the story with the notice", notice + notice + notice,
+			story + "<div>" + notice + notice + notice + "</div>", true},
+		{"consent notice against a line and the notice", notice + notice + notice,
+			"<p>Please choose.</p><div>" + notice + notice + notice + "</div>", false},
 		// A consent manager's notice in a language consentShaped does
 		// not know, told by its markup.
 		{"consent manager by its markup", `<div id="onetrust-policy"><h2 id="onetrust-policy-title">Zyx qwerty</h2>` +
