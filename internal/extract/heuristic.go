@@ -195,6 +195,9 @@ func cleanedPage(doc *html.Node) *html.Node {
 	pruneFurniture(root, total)
 	pruneLinkLists(root)
 	dedupeBlocks(root)
+	// A consent notice that no consent manager's name or dialog marks
+	// (isOverlay), told by its words, as on a story.
+	dropConsent(root)
 	if m := mainLandmark(root); m != nil && wordCount(m)*4 >= wordCount(root) {
 		root = m
 	}

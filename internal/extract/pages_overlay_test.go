@@ -44,6 +44,35 @@ func TestOverlayAtAnySize(t *testing.T) {
 	}
 }
 
+// TestCleanedPageConsentByWords: a consent notice that neither a consent
+// manager's name nor a dialog marks (a site's own banner, or one whose
+// names are hashed) is told by its words (consentShaped) and dropped
+// from the cleaned page, in any language the vocabulary knows; a
+// privacy policy, which is all such words, stays (dropConsent).
+func TestCleanedPageConsentByWords(t *testing.T) {
+	product := `<div class="x1b2c"><h1>Trail Runner Alpha</h1><p>A cushioned shoe for long mountain runs, with a grippy outsole, a roomy toe box and a rock plate under the forefoot.</p>` +
+		`<p>It weighs 280 grams, has an eight millimetre drop and comes in four colours and half sizes from six to thirteen.</p>` +
+		`<p>Free returns within sixty days, and a one year warranty against defects in the materials or the stitching.</p></div>`
+	notice := `<div class="x7f3a"><p>We and our 600 third-party partners use cookies and other technologies to store and access information on your device, personalise advertising and analyse our traffic.</p>` +
+		`<p>With your consent, our partners process personal data such as unique identifiers; some rely on legitimate interest. You can accept all or manage your privacy settings at any time.</p></div>`
+	noticeRU := `<div class="x7f3a"><p>Мы и наши партнёры используем файлы cookie, чтобы хранить информацию на вашем устройстве, персонализировать рекламу и анализировать трафик.</p>` +
+		`<p>С вашего согласия партнёры обрабатывают персональные данные; вы можете принять все или изменить настройки в политике конфиденциальности.</p></div>`
+	policy := `<main><h1>Cookie policy</h1>` + strings.Repeat(`<p>We and our partners use cookies to store and access information on your device. With your consent, partners process personal data for personalised advertising; you can change your privacy settings at any time.</p>`, 4) + `</main>`
+	for _, tc := range []struct {
+		name, body string
+		keep, drop []string
+	}{
+		{"unnamed notice", product + notice, []string{"rock plate", "one year warranty"}, []string{"600 third-party partners", "legitimate interest"}},
+		{"unnamed notice in Russian", product + noticeRU, []string{"rock plate", "one year warranty"}, []string{"Мы и наши партнёры", "политике конфиденциальности"}},
+		{"privacy policy", policy, []string{"Cookie policy", "We and our partners use cookies"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderText(cleanedPage(parsePage(t, `<html><body>`+tc.body+`</body></html>`)))
+			checkKeepDrop(t, got, tc.keep, tc.drop)
+		})
+	}
+}
+
 // TestScreenReaderOnly: text kept for screen readers only (under any
 // framework's name for it: hidden.ScreenReaderClass), and text hidden by
 // Bootstrap's d-none, is not on the cleaned page; a class that
