@@ -235,7 +235,7 @@ func dropArticleFurniture(root *html.Node) {
 // quarter of the text) is the page more likely about consent, a privacy
 // policy, than furnished with it, and nothing is removed.
 func dropConsent(root *html.Node) bool {
-	consent := consentBlocks(root)
+	consent := consentNeighbours(consentBlocks(root))
 	total := wordCount(root)
 	left := total - wordsIn(consent)
 	if len(consent) == 0 || left < minNetWords || left*4 < total {
@@ -245,6 +245,57 @@ func dropConsent(root *html.Node) bool {
 		removeNode(n)
 	}
 	return true
+}
+
+// consentNeighbours adds to consent, the blocks consentBlocks found,
+// what a reading that flattened a notice into paragraphs (trafilatura's)
+// leaves of it between and above them: a block between two of them with
+// consent words of its own (a paragraph that, read alone, is not dense
+// enough: in Japanese, whose particles lengthen a paragraph), and the
+// short line right above one with no sentence mark anywhere (its title,
+// "Your choices on this site"; a story's last line, a quote closed
+// after its full stop included, has one).
+func consentNeighbours(consent []*html.Node) []*html.Node {
+	in := make(map[*html.Node]bool, len(consent))
+	for _, n := range consent {
+		in[n] = true
+	}
+	out := consent
+	for _, n := range consent {
+		if p := shownSibling(n, false); p != nil && !in[p] && blockAtoms[p.DataAtom] && !hasBlockChild(p) {
+			if t := collapseSpace(textOf(p)); countWords(t) <= maxConsentTitleWords && !strings.ContainsAny(t, "."+sentenceEnds) {
+				in[p] = true
+				out = append(out, p)
+			}
+		}
+		if m := shownSibling(n, true); m != nil && !in[m] && blockAtoms[m.DataAtom] {
+			if after := shownSibling(m, true); after != nil && in[after] && countConsent(textOf(m)).hits > 0 {
+				in[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// maxConsentTitleWords bounds the title line above a notice.
+const maxConsentTitleWords = 8
+
+// shownSibling returns n's nearest sibling, after it with next or else
+// before it, that shows anything (not blank), or nil.
+func shownSibling(n *html.Node, next bool) *html.Node {
+	step := func(s *html.Node) *html.Node {
+		if next {
+			return s.NextSibling
+		}
+		return s.PrevSibling
+	}
+	for s := step(n); s != nil; s = step(s) {
+		if !blank(s) {
+			return s
+		}
+	}
+	return nil
 }
 
 // isLabelLine reports a block that is an ad slot's label, a photo credit,

@@ -150,3 +150,29 @@ func TestSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestDropConsentNeighbours: in a reading that flattened a notice into
+// paragraphs, its title line and a paragraph between two of its
+// paragraphs go with them; a story's last line, a quote that closes after
+// its full stop, stays.
+func TestDropConsentNeighbours(t *testing.T) {
+	story := strings.Repeat("<p>The harbour bridge will close to all traffic on Sunday while engineers replace two cracked expansion joints.</p>", 4)
+	notice := "<p>We and our 142 partners use cookies to store and access information on your device and to personalise advertising and content.</p>"
+	weak := "<p>Some of them process data on the basis of their interest, which you can object to in the settings.</p>"
+	notice2 := "<p>By clicking accept, you consent to the processing of your personal data by us and our partners, as described in our privacy policy.</p>"
+	for _, tc := range []struct {
+		name, body string
+		keep, drop []string
+	}{
+		{"title and middle paragraph", story + "<p>Your choices on this site</p>" + notice + weak + notice2,
+			[]string{"harbour bridge"}, []string{"Your choices", "142 partners", "object to in the settings", "By clicking accept"}},
+		{"the story's closing quote", story + "<p>“We will be back next year.”</p>" + notice + notice2,
+			[]string{"harbour bridge", "back next year"}, []string{"142 partners", "By clicking accept"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parseFragment(t, tc.body)
+			dropConsent(root)
+			checkKeepDrop(t, renderText(root), tc.keep, tc.drop)
+		})
+	}
+}

@@ -23,9 +23,9 @@ import (
 //     consent-ru and consent-ja: the same page in Russian and Japanese,
 //     with every class name hashed (CSS modules), so only the notice's
 //     words tell it; trafilatura reads the story and the notice as one,
-//     as dense in consent words as the notice alone. In Japanese the
-//     notice's middle paragraph, read alone, is not dense enough and
-//     stays (docs/extraction.md, known limits);
+//     as dense in consent words as the notice alone, and flattened
+//     into paragraphs, of which the Japanese middle one, read alone, is
+//     not dense enough;
 //   - open-letter: a letter with its list of signatories in a block of
 //     its own, which readability prefers for its commas;
 //   - embed-consent: a German story with an "external content" placeholder,
@@ -369,7 +369,7 @@ func articleTemplates() []templateCase {
 				"Мост через гавань будет закрыт для всего транспорта",
 				"Второе закрытие запланировано на сентябрь, когда на мосту обновят дорожное покрытие.",
 			},
-			without: []string{"142 партнёрам", "законного интереса", "политике конфиденциальности"},
+			without: []string{"Ваш выбор на этом сайте", "142 партнёрам", "законного интереса", "политике конфиденциальности"},
 		},
 		{
 			file: "consent-ja.html",
@@ -377,7 +377,7 @@ func articleTemplates() []templateCase {
 				"港大橋は日曜日の午前六時から午後八時まで",
 				"九月には路面を張り替えるため、二度目の通行止めが予定されている。",
 			},
-			without: []string{"142社のパートナー", "第三国への移転"},
+			without: []string{"このサイトでの選択", "142社のパートナー", "正当な利益", "第三国への移転"},
 		},
 		{
 			file: "open-letter.html",
