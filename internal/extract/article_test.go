@@ -202,6 +202,22 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved", "We tested the bridge with a lorry", "again on Tuesday"},
 		},
 		{
+			// The same list under a label no vocabulary knows: told by
+			// the headlines that follow it, linked to the site's pages
+			// at their ends. Sources on other sites, and items whose
+			// link stands mid-sentence, are no such list.
+			name: "an unknown label over partly linked headlines",
+			site: "example.com",
+			html: story + `<div class="x7f2">Gxk Uktqz Lzgkotl</div><ul><li>Councils must unionize, <a href="/a">no matter what the minister says</a></li>` +
+				`<li>Paid political ads are not the problem. <a href="/b">Our perceptions are</a></li><li>Could an astronaut <a href="/c">use gravity to get around</a>?</li></ul>` +
+				story + `<div class="x7f2">Qhgxz Lgxkeql</div><ul><li>The ministry's report on the harbour, <a href="https://gov.example.org/report">published in March</a></li>` +
+				`<li>The engineers' survey of the joints, <a href="https://survey.example.net/joints">filed with the council</a></li></ul>` +
+				story + `<div class="x7f2">Lgdt Fgztl</div><ul><li>We tested the bridge <a href="/f">with a lorry</a> on Monday and it held.</li>` +
+				`<li>We tested it again <a href="/g">with two lorries</a> on Tuesday night.</li></ul>`,
+			gone: []string{"Gxk Uktqz", "unionize", "Paid political ads", "astronaut"},
+			kept: []string{"The council approved", "Qhgxz Lgxkeql", "report on the harbour", "survey of the joints", "Lgdt Fgztl", "tested the bridge", "two lorries"},
+		},
+		{
 			// The links it introduced are gone; a sentence that
 			// introduced an embed stays.
 			name: "a label that ends the story",
