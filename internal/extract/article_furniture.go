@@ -1006,7 +1006,10 @@ func consentBlocks(root *html.Node) []*html.Node {
 			}
 			c.block = true
 		}
-		stats[n] = c
+		if c.words >= minConsentBlockWords {
+			// Only these are looked up below; the map stays small.
+			stats[n] = c
+		}
 		return c
 	}
 	count(root)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -244,26 +245,66 @@ var runStems = func() []int {
 // in a run of Chinese, Japanese or Thai, each place a stem stands).
 func countConsent(text string) consentCount {
 	c := consentCount{words: countWords(text)}
-	for _, t := range wordTokens(text) {
-		if len(t) < 3 {
-			continue
-		}
-		if hasUnspaced(t) {
-			for _, i := range runStems {
-				for range strings.Count(t, consentStems[i]) {
-					c.saw(i)
-				}
+	// The tokens of wordTokens, lower-cased one by one: it runs on
+	// every text node of a cleaned page, and most tokens need no copy.
+	start := -1
+	for i, r := range text {
+		switch {
+		case wordRune(r):
+			if start < 0 {
+				start = i
 			}
-			continue
-		}
-		for _, i := range stemsByPrefix[t[:3]] {
-			if strings.HasPrefix(t, consentStems[i]) {
-				c.saw(i)
-				break
-			}
+		case start >= 0:
+			c.rawToken(text[start:i])
+			start = -1
 		}
 	}
+	if start >= 0 {
+		c.rawToken(text[start:])
+	}
 	return c
+}
+
+// rawToken counts t, a token as the text spells it. A token that opens
+// with three ASCII letters no stem starts with is none, and is not
+// lower-cased (a copy when it is capitalised) to learn so.
+func (c *consentCount) rawToken(t string) {
+	if len(t) >= 3 && t[0]|t[1]|t[2] < utf8.RuneSelf && !hasUnspaced(t) {
+		p := [3]byte{lowerASCII(t[0]), lowerASCII(t[1]), lowerASCII(t[2])}
+		if _, ok := stemsByPrefix[string(p[:])]; !ok {
+			return
+		}
+	}
+	c.token(strings.ToLower(t))
+}
+
+// lowerASCII lower-cases an ASCII letter.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// token counts t, a lower-cased token, if it is a consent word.
+func (c *consentCount) token(t string) {
+	if len(t) < 3 {
+		return
+	}
+	if hasUnspaced(t) {
+		for _, i := range runStems {
+			for range strings.Count(t, consentStems[i]) {
+				c.saw(i)
+			}
+		}
+		return
+	}
+	for _, i := range stemsByPrefix[t[:3]] {
+		if strings.HasPrefix(t, consentStems[i]) {
+			c.saw(i)
+			return
+		}
+	}
 }
 
 // listShaped reports text that is a run of short lines rather than prose:
