@@ -263,7 +263,7 @@ func consentNeighbours(consent []*html.Node) []*html.Node {
 	out := consent
 	for _, n := range consent {
 		if p := shownSibling(n, false); p != nil && !in[p] && blockAtoms[p.DataAtom] && !hasBlockChild(p) {
-			if t := collapseSpace(textOf(p)); countWords(t) <= maxConsentTitleWords && !strings.ContainsAny(t, "."+sentenceEnds) {
+			if t := collapseSpace(textOf(p)); t != "" && countWords(t) <= maxConsentTitleWords && !strings.ContainsAny(t, "."+sentenceEnds) {
 				in[p] = true
 				out = append(out, p)
 			}

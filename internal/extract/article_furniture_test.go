@@ -168,11 +168,17 @@ func TestDropConsentNeighbours(t *testing.T) {
 			[]string{"harbour bridge"}, []string{"Your choices", "142 partners", "object to in the settings", "By clicking accept"}},
 		{"the story's closing quote", story + "<p>“We will be back next year.”</p>" + notice + notice2,
 			[]string{"harbour bridge", "back next year"}, []string{"142 partners", "By clicking accept"}},
+		{"the story's last picture", story + `<p><img src="/bridge.jpg" alt=""></p>` + notice + notice2,
+			[]string{"harbour bridge", "bridge.jpg"}, []string{"142 partners", "By clicking accept"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parseFragment(t, tc.body)
 			dropConsent(root)
-			checkKeepDrop(t, renderText(root), tc.keep, tc.drop)
+			var b strings.Builder
+			if err := html.Render(&b, root); err != nil {
+				t.Fatal(err)
+			}
+			checkKeepDrop(t, b.String(), tc.keep, tc.drop)
 		})
 	}
 }
