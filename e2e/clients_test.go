@@ -356,8 +356,10 @@ func checkModelSaw(t *testing.T, c clientCase, base string, offered map[string]s
 	}
 	// An ad slot's label and related stories in a language no word list
 	// knows go by their shape (internal/extract: inAdSlot, dropRelated),
-	// and a skip link in that language by its theme's name (skipLink).
-	for _, w := range []string{"MAINOZ-LABEL", "NEPA-MISSU", "Kwar tobe", "SOLTA-VIDU"} {
+	// a skip link in that language by its theme's name (skipLink), and
+	// a Russian consent notice by its words (dropConsent).
+	// A consent notice goes by its words, in Russian too.
+	for _, w := range []string{"MAINOZ-LABEL", "NEPA-MISSU", "Kwar tobe", "SOLTA-VIDU", "Мы и наши партнёры", "политике конфиденциальности"} {
 		if strings.Contains(fetch, w) {
 			t.Errorf("web_fetch result the model received keeps furniture %q", w)
 		}

@@ -38,7 +38,9 @@ const token = "e2e-token-0123456789abcdef"
 // slot's label, its related stories and its second skip link are in a
 // language no word list knows, and must go by their shape or their
 // names (checkModelSaw). Its last paragraph is Chinese, written without
-// spaces, and must reach the model whole.
+// spaces, and must reach the model whole; the Russian consent notice
+// after it, in a block whose name says nothing, must not (its words
+// tell it).
 const page = `<!doctype html><html><head><title>Webgate test page</title><meta property="og:type" content="article"></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <article><h1>Webgate test page</h1>
@@ -51,6 +53,7 @@ const page = `<!doctype html><html><head><title>Webgate test page</title><meta p
 <p><strong>NEPA-MISSU</strong><br><a href="/page/kwar">Kwar tobe dilu fenu magi hola sivu</a><br><a href="/page/pelo">Pelo zuna wiko dase ravi mutu leno</a></p>
 <p>The third paragraph closes the story, at some length, so that the related stories sit inside it.</p>
 <p>第四段用中文写成，词与词之间没有空格，模型也要一字不差地读到它。</p>
+<div class="pm-q7"><p>Мы и наши партнёры используем файлы cookie и обрабатываем персональные данные на вашем устройстве для рекламы.</p><p>Вы можете изменить настройки в политике конфиденциальности.</p></div>
 </article><footer>Copyright nobody</footer></body></html>`
 
 // searxngFake answers GET /search?format=json like a SearXNG instance and
