@@ -926,20 +926,8 @@ func aloneOnLine(n *html.Node) bool {
 	if !ownLine(n) {
 		return false
 	}
-	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
-		if !blank(s) {
-			if !breaksLine(s) {
-				return false
-			}
-			break
-		}
-	}
-	for s := n.NextSibling; s != nil; s = s.NextSibling {
-		if !blank(s) {
-			return breaksLine(s)
-		}
-	}
-	return true
+	prev, next := shownSibling(n, false), shownSibling(n, true)
+	return (prev == nil || breaksLine(prev)) && (next == nil || breaksLine(next))
 }
 
 // blank reports a node that shows nothing: white space, a comment, a
