@@ -311,13 +311,11 @@ const (
 // the notice after it is judged by what is left without the notice
 // (dropConsent), as the story is served.
 func safetyNet(pick, traf *html.Node) bool {
-	if pick == nil || traf == nil {
+	if pick == nil || traf == nil || words(traf) < minNetWords || candidateShape(pick) == "" {
 		return false
 	}
-	if candidateShape(pick) == "" {
-		return false
-	}
-	if candidateShape(traf) == "consent" {
+	shape := candidateShape(traf)
+	if shape == "consent" {
 		// trafilatura may have read the story and a notice after it
 		// (as one reading, it is as dense in consent words as the
 		// notice alone): the story is what is left without the notice,
@@ -326,10 +324,10 @@ func safetyNet(pick, traf *html.Node) bool {
 		if !dropConsent(rest) {
 			return false
 		}
-		traf = rest
+		traf, shape = rest, candidateShape(rest)
 	}
 	wp, wt := words(pick), words(traf)
-	if wt < minNetWords || candidateShape(traf) != "" {
+	if wt < minNetWords || shape != "" {
 		return false
 	}
 	pt, tt := blockTokens(pick), blockTokens(traf)
