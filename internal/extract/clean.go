@@ -152,17 +152,18 @@ func removeNode(n *html.Node) {
 }
 
 // dropInvisible removes the format characters that render as nothing
-// and mean nothing: zero-width spaces, word joiners and stray byte-order
-// marks. Left in, they split a word for every rule that counts words and
-// for the model (or the grep) that reads the text. Zero-width
-// (non-)joiners stay: Persian and Indic scripts and emoji need them. Soft
-// hyphens stay too: they mark where a word may break, and the extraction
-// benchmarks' reference texts keep them as a break between two words
-// (removing them cost a WCXB-dev service page 0.42 of F1). A text that
-// is only joiners and whitespace joins nothing: page builders (Webflow)
-// set "<p>&zwj;</p>" as a spacer, which rendered as a line of its own
-// holding an invisible character (378 such lines on 31 dev pages). Its
-// joiners go.
+// and mean nothing to a reader: zero-width spaces, word joiners, stray
+// byte-order marks and soft hyphens. Left in, they split a word for every
+// rule that counts words and for the model (or the grep) that reads the
+// text. German and Dutch sites write "Bundes&shy;regierung" so that a
+// long word may break at a line's end; the soft hyphen shows only there
+// (CSS Text §5.4, "hyphens: manual"), and a model would read two words
+// joined by an odd byte. Python trafilatura drops every format character
+// for the same reason. Zero-width (non-)joiners stay: Persian and Indic
+// scripts and emoji need them. A text that is only joiners and whitespace
+// joins nothing: page builders (Webflow) set "<p>&zwj;</p>" as a spacer,
+// which rendered as a line of its own holding an invisible character (378
+// such lines on 31 dev pages). Its joiners go.
 func dropInvisible(s string) string {
 	if !strings.ContainsAny(s, invisibleChars+joiners) {
 		return s
@@ -197,7 +198,7 @@ var crBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 // joiners are the zero-width non-joiner and joiner.
 const joiners = "\u200c\u200d"
 
-const invisibleChars = "\u200b\u2060\ufeff"
+const invisibleChars = "\u00ad\u200b\u2060\ufeff"
 
 // inert elements never hold readable text.
 var inert = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Svg: true, atom.Template: true, atom.Link: true}
