@@ -49,6 +49,8 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	resolveStreamed(doc)
 	if opts.StripHidden {
 		hidden.Strip(doc)
+	} else {
+		hidden.OpenPanels(doc)
 	}
 	meta := extractMetadata(doc, base)
 	prepareDoc(doc)

@@ -821,3 +821,34 @@ func TestMainByName(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedPanelsExtracted: without StripHidden, a guide whose steps sit
+// in closed accordion sections (display:none until a button that names
+// them in aria-controls opens them) comes out whole, as it does when
+// hidden content is stripped; the site menu's closed submenu stays out.
+func TestClosedPanelsExtracted(t *testing.T) {
+	var steps strings.Builder
+	for i, s := range []string{"Research your options", "Sign the contract", "Installation day", "Switch the system on"} {
+		fmt.Fprintf(&steps, `<div class="es-accordion"><div><a role="button" tabindex="0" aria-controls="step_%d">%d. %s</a></div>`, i, i+1, s)
+		fmt.Fprintf(&steps, `<div id="step_%d" role="region" style="display:none;"><p>Step %d takes about two weeks. %s</p></div></div>`, i, i+1,
+			strings.Repeat("The installer handles the permits, the paperwork and the inspection, and keeps you informed along the way. ", 3))
+	}
+	page := `<html><head><title>How solar installation works</title><meta property="og:type" content="article"></head><body>
+<header><nav><ul><li><button aria-controls="sub1">Products</button><ul id="sub1" hidden><li><a href="/a">Solar panels for homes</a></li><li><a href="/b">Home batteries and storage</a></li></ul></li></ul></nav></header>
+<main><article><h1>How solar installation works</h1>
+<p>Installing solar panels takes a few months from the first quote to the day the system goes live. Below is a typical timeline.</p>` +
+		strings.Repeat(`<p>Before you sign anything, compare quotes from several installers, check the incentives in your state and make sure your roof can carry the panels for the next twenty five years.</p>`, 8) +
+		steps.String() + `<p>Once the utility approves the system, you start producing your own clean energy.</p></article></main></body></html>`
+	doc, err := Extract(context.Background(), []byte(page), Options{URL: "https://solar.example/guide", Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Step 1 takes about two weeks", "Step 4 takes about two weeks", "you start producing"} {
+		if !strings.Contains(doc.Content, want) {
+			t.Errorf("lost %q:\n%s", want, doc.Content)
+		}
+	}
+	if strings.Contains(doc.Content, "Home batteries") {
+		t.Errorf("kept the closed submenu:\n%s", doc.Content)
+	}
+}

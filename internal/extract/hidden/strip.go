@@ -199,8 +199,12 @@ func FindPanels(root *html.Node) Panels {
 // or one whose class or id names a folding panel (panelWords); itself or
 // as its first element child (a collapse wrapper around the panel, as
 // Chakra's and Bootstrap's accordions set it). A menu, a list box, a
-// dialog or a tooltip is no such panel: menus open from controls too.
+// dialog or a tooltip is no such panel: menus open from controls too. Nor
+// is anything in the site's navigation, banner or footer (inChrome).
 func (p Panels) Disclosed(n *html.Node) bool {
+	if inChrome(n) {
+		return false
+	}
 	if p.panel(n) {
 		return true
 	}
@@ -210,6 +214,34 @@ func (p Panels) Disclosed(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// inChrome reports an element inside the site's navigation, banner or
+// footer: there a control opens a submenu or the site's own notices, not
+// the page's content (the U.S. Web Design System's menus are <ul hidden>
+// lists that a <button aria-controls> in the <nav> opens). A <header> or
+// <footer> inside an article, aside, main or section is that part's own,
+// no landmark (HTML-AAM, "header" and "footer"), and is not chrome.
+func inChrome(n *html.Node) bool {
+	edge := false
+	for a := n; a != nil; a = a.Parent {
+		if a.Type != html.ElementNode {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(attrOf(a, "role"))) {
+		case "navigation", "menu", "menubar", "banner", "contentinfo":
+			return true
+		}
+		switch a.DataAtom {
+		case atom.Nav, atom.Menu:
+			return true
+		case atom.Header, atom.Footer:
+			edge = true
+		case atom.Article, atom.Aside, atom.Main, atom.Section:
+			edge = false
+		}
+	}
+	return edge
 }
 
 func (p Panels) panel(e *html.Node) bool {
@@ -676,4 +708,34 @@ func hiddenStyle(st style) bool {
 		}
 	}
 	return false
+}
+
+// OpenPanels shows the hidden panels a page discloses (Panels), as the
+// reader who opens them sees them, and leaves every other hidden element
+// as it is. Extraction runs it when it does not Strip: a closed accordion
+// section or an inactive tab is content, and the extractors that drop
+// hidden elements (readability, trafilatura, the cleaned page) would lose
+// it. It returns the number of panels opened.
+func OpenPanels(doc *html.Node) int {
+	panels := FindPanels(doc)
+	opened := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Head, atom.Script, atom.Style, atom.Template, atom.Noscript:
+				continue
+			}
+			if hiddenElement(c, styleOf(c)) && panels.Disclosed(c) {
+				openPanel(c)
+				opened++
+			}
+			walk(c)
+		}
+	}
+	walk(doc)
+	return opened
 }

@@ -229,7 +229,9 @@ func TestStripRevealedWrapper(t *testing.T) {
 // page shows (a tab panel, the target of a button's aria-controls, a
 // folding panel named so in its class, or its collapse wrapper) stays,
 // with what is hidden inside it still removed; menus, suggestion lists
-// and dialogs that open from controls go, as does any other hidden block.
+// and dialogs that open from controls go, as do panels in the site's
+// navigation, header or footer, and any other hidden block. OpenPanels
+// opens the same panels and leaves the rest hidden.
 func TestStripDisclosedPanels(t *testing.T) {
 	for _, tc := range []struct {
 		name, page string
@@ -250,7 +252,19 @@ func TestStripDisclosedPanels(t *testing.T) {
 		{"dialog", `<button aria-controls="d1">Open</button><div id="d1" role="dialog" hidden>ANSWER</div>`, false},
 		{"toggle class", `<div class="menu-toggle__content" style="display:none">ANSWER</div>`, false},
 		{"plain hidden block", `<div id="a4" style="display:none">ANSWER</div>`, false},
+		{"submenu in a nav", `<nav><button aria-controls="s2">Products</button><ul id="s2" hidden><li>ANSWER</li></ul></nav>`, false},
+		{"submenu of a navigation role", `<div role="navigation"><button aria-controls="s3">Products</button><div id="s3" class="accordion" hidden>ANSWER</div></div>`, false},
+		{"site header's notice", `<header><button aria-controls="h1">Here's how you know</button><div id="h1" hidden>ANSWER</div></header>`, false},
+		{"site footer's panel", `<footer><button aria-controls="f1">Locations</button><div id="f1" hidden>ANSWER</div></footer>`, false},
+		{"article header's panel", `<article><header><button aria-controls="h2">Summary</button><div id="h2" hidden>ANSWER</div></header></article>`, true},
 	} {
+		opened := openBody(t, tc.page)
+		if got := opened.count > 0; got != tc.kept {
+			t.Errorf("%s: OpenPanels opened %d, want kept = %v: %s", tc.name, opened.count, tc.kept, opened.out)
+		}
+		if !strings.Contains(opened.out, "ANSWER") {
+			t.Errorf("%s: OpenPanels removed: %s", tc.name, opened.out)
+		}
 		out := stripBody(t, tc.page)
 		if got := strings.Contains(out, "ANSWER"); got != tc.kept {
 			t.Errorf("%s: kept = %v, want %v: %s", tc.name, got, tc.kept, out)
@@ -303,6 +317,25 @@ func stripBody(t *testing.T, body string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+type opened struct {
+	out   string
+	count int
+}
+
+func openBody(t *testing.T, body string) opened {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(`<html><body><p>Visible text of the page.</p>` + body + `</body></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := OpenPanels(doc)
+	var b strings.Builder
+	if err := html.Render(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	return opened{b.String(), n}
 }
 
 // TestScreenReaderClass: the visually-hidden pattern's names, bare or
