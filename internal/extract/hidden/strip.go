@@ -46,8 +46,9 @@ import (
 // maxWrappers of them): pages hide their whole content
 // wrapper until their scripts run (opacity 0 for a fade-in, visibility
 // hidden until the fonts load, a "hide" class until hydration, React's
-// streamed segments) and every reader sees it then. Hidden elements
-// inside it are judged as usual.
+// streamed segments) and every reader sees it then. So is the largest
+// element hidden whole when it holds more words than the page shows
+// (wrapper). Hidden elements inside it are judged as usual.
 //
 // Nor is a panel the page discloses (Panels): a tab panel
 // (role="tabpanel"), an element a control names in aria-controls (the
@@ -66,6 +67,7 @@ import (
 func Strip(doc *html.Node) int {
 	removed := 0
 	pageWords := textWords(doc)
+	shownWords, largest := hiddenBlocks(doc, pageWords)
 	wrappers := 0
 	panels := FindPanels(doc)
 	remove := func(n *html.Node) {
@@ -112,7 +114,7 @@ func Strip(doc *html.Node) int {
 					// (Text already invisible above is not counted again:
 					// the check stays linear in the page.)
 					if (hides || hidesText(st) && !cx.invisible) && c.DataAtom != atom.Template && wrappers < maxWrappers &&
-						pageWords >= minWrapperWords && textWords(c)*2 >= pageWords {
+						pageWords >= minWrapperWords && wrapper(textWords(c), hides, pageWords, shownWords, largest) {
 						// The page's content wrapper, hidden until a
 						// script shows it: seen, as the page is.
 						wrappers++
@@ -320,6 +322,47 @@ func attrOf(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+// wrapper reports whether a hidden element of words words is the page's
+// content wrapper, hidden until a script shows it: it holds half the
+// page's words, or, hidden whole, it is the largest of the page's hidden
+// blocks and holds more words than the page shows. The second is a page
+// that hides its content and its menus alike until its scripts run (a
+// shop's product block of 800 words beside ten hidden mega menus of a
+// hundred or so, with 50 words shown): no half of the page is in one
+// block, yet what a reader sees is that block.
+func wrapper(words int, whole bool, pageWords, shownWords, largest int) bool {
+	return words*2 >= pageWords || whole && words == largest && words > shownWords
+}
+
+// hiddenBlocks returns the words of the page under root that no element
+// hidden whole holds (what it shows before its scripts run), and the
+// words of the largest such element. Elements inside a hidden one are
+// not counted apart.
+func hiddenBlocks(root *html.Node, pageWords int) (shown, largest int) {
+	hiddenWords := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			switch c.DataAtom {
+			case atom.Head, atom.Script, atom.Style, atom.Template:
+				continue
+			}
+			if hiddenElement(c, styleOf(c)) {
+				w := textWords(c)
+				hiddenWords += w
+				largest = max(largest, w)
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return pageWords - hiddenWords, largest
 }
 
 // minWrapperWords: a page with fewer words than this has no content
