@@ -336,7 +336,7 @@ func checkModelSaw(t *testing.T, c clientCase, base string, offered map[string]s
 	if fetch == "" {
 		t.Errorf("the model never received a web_fetch result")
 	}
-	for _, w := range []string{"Webgate test page", "SECOND-PART", "词与词之间没有空格，模型也要一字不差地读到它。"} {
+	for _, w := range []string{"Webgate test page", "SECOND-PART", "词与词之间没有空格，模型也要一字不差地读到它。", "webgatehyphenated", "PANEL-ANSWER"} {
 		if fetch != "" && !strings.Contains(fetch, w) {
 			t.Errorf("web_fetch result the model received lacks %q", w)
 		}

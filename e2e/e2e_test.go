@@ -37,14 +37,16 @@ const token = "e2e-token-0123456789abcdef"
 // It declares itself an article, so the story rules run on it; its ad
 // slot's label, its related stories and its second skip link are in a
 // language no word list knows, and must go by their shape or their
-// names (checkModelSaw). Its last paragraph is Chinese, written without
+// names (checkModelSaw). A word is hyphenated with soft hyphens, which
+// must not reach the model, and a closed accordion section's answer must.
+// Its last paragraph is Chinese, written without
 // spaces, and must reach the model whole; the Russian consent notice
 // after it, in a block whose name says nothing, must not (its words
 // tell it).
 const page = `<!doctype html><html><head><title>Webgate test page</title><meta property="og:type" content="article"></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
 <article><h1>Webgate test page</h1>
-<p>The first paragraph explains what this page is about, at some length, so that extraction keeps it.</p>
+<p>The first paragraph explains what this page is about, at some length, so that extraction keeps it: web&shy;gate&shy;hyphen&shy;ated.</p>
 <p class="usa-sr-only">SCREEN-READER-ONLY label for assistive technology.</p>
 <p><a class="skip-link" href="#second">Skip to main content</a></p>
 <a class="skip-link" href="#third">SOLTA-VIDU pala</a>
@@ -52,6 +54,7 @@ const page = `<!doctype html><html><head><title>Webgate test page</title><meta p
 <p>The second paragraph carries the marker <button class="glossary-term">SECOND-PART</button> so the test can see paging work.</p>
 <p><strong>NEPA-MISSU</strong><br><a href="/page/kwar">Kwar tobe dilu fenu magi hola sivu</a><br><a href="/page/pelo">Pelo zuna wiko dase ravi mutu leno</a></p>
 <p>The third paragraph closes the story, at some length, so that the related stories sit inside it.</p>
+<h3><button aria-expanded="false" aria-controls="faq-1">Does the reader see the answer?</button></h3><div id="faq-1" hidden><p>PANEL-ANSWER: a closed accordion section opens with a click.</p></div>
 <p>第四段用中文写成，词与词之间没有空格，模型也要一字不差地读到它。</p>
 <div class="pm-q7"><p>Мы и наши партнёры используем файлы cookie и обрабатываем персональные данные на вашем устройстве для рекламы.</p><p>Вы можете изменить настройки в политике конфиденциальности.</p></div>
 </article><footer>Copyright nobody</footer></body></html>`
