@@ -342,27 +342,34 @@ func wrapper(words int, whole bool, pageWords, shownWords, largest int) bool {
 // not counted apart.
 func hiddenBlocks(root *html.Node, pageWords int) (shown, largest int) {
 	hiddenWords := 0
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			switch c.DataAtom {
-			case atom.Head, atom.Script, atom.Style, atom.Template:
-				continue
-			}
-			if hiddenElement(c, styleOf(c)) {
-				w := textWords(c)
-				hiddenWords += w
-				largest = max(largest, w)
-				continue
-			}
-			walk(c)
+	eachElement(root, func(e *html.Node) bool {
+		if !hiddenElement(e, styleOf(e)) {
+			return true
+		}
+		w := textWords(e)
+		hiddenWords += w
+		largest = max(largest, w)
+		return false
+	})
+	return pageWords - hiddenWords, largest
+}
+
+// eachElement calls fn on every element under root but <head>, scripts,
+// styles, templates and <noscript>, which show no text of the page, in
+// document order; fn reports whether to go on into the element.
+func eachElement(root *html.Node, fn func(*html.Node) bool) {
+	for c := root.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Head, atom.Script, atom.Style, atom.Template, atom.Noscript:
+			continue
+		}
+		if fn(c) {
+			eachElement(c, fn)
 		}
 	}
-	walk(root)
-	return pageWords - hiddenWords, largest
 }
 
 // minWrapperWords: a page with fewer words than this has no content
@@ -762,23 +769,12 @@ func hiddenStyle(st style) bool {
 func OpenPanels(doc *html.Node) int {
 	panels := FindPanels(doc)
 	opened := 0
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			switch c.DataAtom {
-			case atom.Head, atom.Script, atom.Style, atom.Template, atom.Noscript:
-				continue
-			}
-			if hiddenElement(c, styleOf(c)) && panels.Disclosed(c) {
-				openPanel(c)
-				opened++
-			}
-			walk(c)
+	eachElement(doc, func(e *html.Node) bool {
+		if hiddenElement(e, styleOf(e)) && panels.Disclosed(e) {
+			openPanel(e)
+			opened++
 		}
-	}
-	walk(doc)
+		return true
+	})
 	return opened
 }
