@@ -157,13 +157,15 @@ func removeNode(n *html.Node) {
 // rule that counts words and for the model (or the grep) that reads the
 // text. German and Dutch sites write "Bundes&shy;regierung" so that a
 // long word may break at a line's end; the soft hyphen shows only there
-// (CSS Text §5.4, "hyphens: manual"), and a model would read two words
-// joined by an odd byte. Python trafilatura drops every format character
-// for the same reason. Zero-width (non-)joiners stay: Persian and Indic
-// scripts and emoji need them. A text that is only joiners and whitespace
-// joins nothing: page builders (Webflow) set "<p>&zwj;</p>" as a spacer,
-// which rendered as a line of its own holding an invisible character (378
-// such lines on 31 dev pages). Its joiners go.
+// (CSS Text §5.4, "hyphens: manual"), but every rule here that counts
+// words read two, and so did a model reading `webgate extract`
+// (web_fetch's guard drops format characters from what it returns,
+// guard.CleanText). Python trafilatura drops every format character as
+// well. Zero-width (non-)joiners stay: Persian and Indic scripts and
+// emoji need them. A text that is only joiners and whitespace joins
+// nothing: page builders (Webflow) set "<p>&zwj;</p>" as a spacer, which
+// rendered as a line of its own holding an invisible character (378 such
+// lines on 31 dev pages). Its joiners go.
 func dropInvisible(s string) string {
 	if !strings.ContainsAny(s, invisibleChars+joiners) {
 		return s
