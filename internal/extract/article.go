@@ -758,6 +758,20 @@ func dropTitle(root *html.Node, title string) {
 	})
 }
 
+// entry reports a post's container: an <article>, or an element whose
+// class marks a post in microformats ("hentry" in hAtom, "h-entry" in
+// microformats2), as WordPress's post_class() and most blog engines set
+// it on every post, the story's and the teasers' alike. WordPress marks
+// its static pages so too ("type-page"): a home page built as one lists
+// the posts it holds, and is no post.
+func entry(n *html.Node) bool {
+	if n.DataAtom == atom.Article {
+		return true
+	}
+	cls := attr(n, "class")
+	return cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry")) && !hasToken(cls, "type-page")
+}
+
 // repeatsTitle reports a heading whose words (three or more) are the
 // title's words tt, or their start before a "- Site" suffix.
 func repeatsTitle(h *html.Node, tt string) bool {
@@ -765,17 +779,22 @@ func repeatsTitle(h *html.Node, tt string) bool {
 	return countWords(ht) >= 3 && (ht == tt || strings.HasPrefix(tt, ht+" "))
 }
 
-// dropNestedArticles removes <article> elements nested in another
-// <article>: the story's container holding teasers for other stories
-// (WordPress themes that list "more posts" inside the post). Scientific
-// papers and long reads also nest <article> elements, as sections of the
-// story, so nothing is removed when a nested one holds a quarter of the
-// text, or when fewer than two are nested, or when less than 25 words
-// would remain.
+// dropNestedArticles removes posts nested in another post: the story's
+// container holding teasers for other stories (WordPress themes that
+// list "more posts" inside the post). A post is an <article>, or, in
+// themes written before HTML5, an element microformats mark as one
+// (entry). Scientific papers and long reads also nest <article>
+// elements, as sections of the story, so nothing is removed when a
+// nested one holds a quarter of the text, or when fewer than two are
+// nested, or when less than 25 words would remain.
 func dropNestedArticles(root *html.Node) {
 	nested := collectElements(root, func(c *html.Node) visit {
-		if c.DataAtom == atom.Article && hasAncestor(c, atom.Article) {
-			return take
+		// A post wrapped in another element marked as the same post (a
+		// list item around its card) is no post inside a post.
+		if entry(c) {
+			if a := ancestorFunc(c, entry); a != nil && wordCount(a) > wordCount(c) {
+				return take
+			}
 		}
 		return descend
 	})

@@ -309,6 +309,22 @@ func TestTidyArticle(t *testing.T) {
 			kept: []string{"The council approved"},
 		},
 		{
+			// Before HTML5, WordPress themes mark each post with its
+			// post_class() names, hAtom's "hentry" among them.
+			name: "teasers nested in the story's post, marked by microformats",
+			html: `<div class="post-12 post type-post hentry">` + story +
+				strings.NewReplacer(`<article class="post">`, `<div class="post-34 post type-post status-publish hentry">`, `</article>`, `</div>`).Replace(teaser(0)+teaser(1)+teaser(2)) + `</div>`,
+			gone: []string{"Other story A", "Other story C", "A teaser"},
+			kept: []string{"The council approved"},
+		},
+		{
+			// A list item marked as a post around its card, marked
+			// again, is one post: a home page's list stays whole.
+			name: "a post's card inside its own list item",
+			html: `<div>` + story + `<ul><li class="post-7 hentry">` + teaser(0) + `</li><li class="post-8 hentry">` + teaser(1) + `</li></ul></div>`,
+			kept: []string{"The council approved", "Other story A", "Other story B"},
+		},
+		{
 			name: "one nested article is kept",
 			html: `<article>` + story + teaser(0) + `</article>`,
 			kept: []string{"The council approved", "Other story A"},

@@ -46,6 +46,17 @@ func hasAncestor(n *html.Node, a atom.Atom) bool {
 	return false
 }
 
+// ancestorFunc returns n's nearest ancestor element that satisfies f, or
+// nil.
+func ancestorFunc(n *html.Node, f func(*html.Node) bool) *html.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && f(p) {
+			return p
+		}
+	}
+	return nil
+}
+
 // inAny reports whether n or one of its ancestors is in set.
 func inAny(n *html.Node, set map[*html.Node]bool) bool {
 	for ; n != nil; n = n.Parent {
