@@ -769,7 +769,7 @@ func entry(n *html.Node) bool {
 		return true
 	}
 	cls := attr(n, "class")
-	return cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry")) && !hasToken(cls, "type-page")
+	return markedEntry(cls) && !hasToken(cls, "type-page")
 }
 
 // repeatsTitle reports a heading whose words (three or more) are the

@@ -202,7 +202,7 @@ func hEntries(doc *html.Node) (entries int, staticPage bool) {
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if cls := attr(c, "class"); cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry")) {
+			if cls := attr(c, "class"); markedEntry(cls) {
 				if hasToken(cls, "type-page") {
 					staticPage = true
 				} else {
@@ -217,6 +217,12 @@ func hEntries(doc *html.Node) (entries int, staticPage bool) {
 		walk(doc)
 	}
 	return entries, staticPage
+}
+
+// markedEntry reports a class list that marks a post in microformats:
+// "hentry" (hAtom) or "h-entry" (microformats2).
+func markedEntry(cls string) bool {
+	return cls != "" && (hasToken(cls, "hentry") || hasToken(cls, "h-entry"))
 }
 
 // declaresOneProduct reports a page that describes a single product in
