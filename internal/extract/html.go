@@ -47,6 +47,10 @@ func Extract(ctx context.Context, body []byte, opts Options) (*Document, error) 
 	// hidden content, and its boundaries are comments hidden.Strip and
 	// prepareDoc drop.
 	resolveStreamed(doc)
+	// Stripping opens the panels a reader opens (closed accordion
+	// sections, inactive tabs) as it keeps them; without it they are
+	// opened alone, so readability and trafilatura, which drop hidden
+	// blocks, read them either way.
 	if opts.StripHidden {
 		hidden.Strip(doc)
 	} else {

@@ -67,7 +67,7 @@ import (
 func Strip(doc *html.Node) int {
 	removed := 0
 	pageWords := textWords(doc)
-	shownWords, largest := hiddenBlocks(doc, pageWords)
+	hiddenWords, largest := hiddenBlocks(doc)
 	wrappers := 0
 	panels := FindPanels(doc)
 	remove := func(n *html.Node) {
@@ -114,7 +114,7 @@ func Strip(doc *html.Node) int {
 					// (Text already invisible above is not counted again:
 					// the check stays linear in the page.)
 					if (hides || hidesText(st) && !cx.invisible) && c.DataAtom != atom.Template && wrappers < maxWrappers &&
-						pageWords >= minWrapperWords && wrapper(textWords(c), hides, pageWords, shownWords, largest) {
+						pageWords >= minWrapperWords && wrapper(textWords(c), hides, pageWords, pageWords-hiddenWords, largest) {
 						// The page's content wrapper, hidden until a
 						// script shows it: seen, as the page is.
 						wrappers++
@@ -336,22 +336,21 @@ func wrapper(words int, whole bool, pageWords, shownWords, largest int) bool {
 	return words*2 >= pageWords || whole && words == largest && words > shownWords
 }
 
-// hiddenBlocks returns the words of the page under root that no element
-// hidden whole holds (what it shows before its scripts run), and the
-// words of the largest such element. Elements inside a hidden one are
+// hiddenBlocks returns the words of the page under root that elements
+// hidden whole hold (what it does not show before its scripts run), and
+// the words of the largest such element. Elements inside a hidden one are
 // not counted apart.
-func hiddenBlocks(root *html.Node, pageWords int) (shown, largest int) {
-	hiddenWords := 0
+func hiddenBlocks(root *html.Node) (hidden, largest int) {
 	eachElement(root, func(e *html.Node) bool {
 		if !hiddenElement(e, styleOf(e)) {
 			return true
 		}
 		w := textWords(e)
-		hiddenWords += w
+		hidden += w
 		largest = max(largest, w)
 		return false
 	})
-	return pageWords - hiddenWords, largest
+	return hidden, largest
 }
 
 // eachElement calls fn on every element under root but <head>, scripts,
