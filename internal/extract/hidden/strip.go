@@ -204,18 +204,17 @@ func FindPanels(root *html.Node) Panels {
 // dialog or a tooltip is no such panel: menus open from controls too. Nor
 // is anything in the site's navigation, banner or footer (inChrome).
 func (p Panels) Disclosed(n *html.Node) bool {
-	if inChrome(n) {
-		return false
-	}
-	if p.panel(n) {
-		return true
-	}
+	return (p.panel(n) || p.panel(firstElement(n))) && !inChrome(n)
+}
+
+// firstElement is n's first element child, or nil.
+func firstElement(n *html.Node) *html.Node {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			return p.panel(c)
+			return c
 		}
 	}
-	return false
+	return nil
 }
 
 // inChrome reports an element inside the site's navigation, banner or
@@ -247,6 +246,9 @@ func inChrome(n *html.Node) bool {
 }
 
 func (p Panels) panel(e *html.Node) bool {
+	if e == nil {
+		return false
+	}
 	switch e.DataAtom {
 	case atom.Template, atom.Dialog, atom.Nav, atom.Menu:
 		return false
@@ -651,18 +653,22 @@ func showTwins(n *html.Node) {
 var displayNone = map[string]bool{"hidden": true, "d-none": true, "invisible": true, "is-hidden": true, "hide": true}
 
 func hiddenClass(class string) bool {
-	names := strings.Fields(class)
-	if slices.ContainsFunc(names, ScreenReaderClass) {
-		// "sr-only focus:not-sr-only" (skip links) still is hidden
-		// until focused.
-		return true
+	names := strings.FieldsSeq(class)
+	none := false
+	for c := range names {
+		if ScreenReaderClass(c) {
+			// "sr-only focus:not-sr-only" (skip links) still is hidden
+			// until focused.
+			return true
+		}
+		none = none || displayNone[strings.ToLower(c)]
 	}
-	if !slices.ContainsFunc(names, func(c string) bool { return displayNone[strings.ToLower(c)] }) {
+	if !none {
 		return false
 	}
 	// A responsive or state variant ("md:block", "d-md-flex",
 	// "group-hover:visible") shows the element somewhere: keep it.
-	for _, c := range names {
+	for c := range names {
 		if strings.Contains(c, ":") || strings.HasPrefix(c, "d-") && c != "d-none" {
 			return false
 		}
@@ -769,7 +775,9 @@ func OpenPanels(doc *html.Node) int {
 	panels := FindPanels(doc)
 	opened := 0
 	eachElement(doc, func(e *html.Node) bool {
-		if hiddenElement(e, styleOf(e)) && panels.Disclosed(e) {
+		// Few elements are panels, and a panel is told by its names
+		// alone; only those have their style read.
+		if panels.Disclosed(e) && hiddenElement(e, styleOf(e)) {
 			openPanel(e)
 			opened++
 		}
