@@ -29,7 +29,7 @@ func dropAttrs(n *html.Node, keys ...string) {
 // hasToken reports whether the space-separated list s contains tok
 // (case-insensitively), as for rel and class attributes.
 func hasToken(s, tok string) bool {
-	for _, f := range strings.Fields(s) {
+	for f := range strings.FieldsSeq(s) {
 		if strings.EqualFold(f, tok) {
 			return true
 		}
